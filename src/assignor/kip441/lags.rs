@@ -1,0 +1,171 @@
+//! Lags, caught-up sets and the most-caught-up client of every stateful task,
+//! computed from sparse lag reports.
+//!
+//! A client with no report for a task has lag = the task's end offset, so all
+//! such clients form one class. Each caught-up set is stored as its shorter
+//! description: the clients that are caught up, or (when the no-report class is
+//! caught up) the clients that are not. Cost: O(tasks + lag entries + clients).
+
+use crate::model::{ClusterState, Lag};
+
+use super::work::{Client, Task};
+
+/// Who is caught up on one task.
+enum CaughtUp {
+    /// Exactly these clients (sorted).
+    Only(Vec<Client>),
+    /// Every client but these (sorted).
+    AllBut(Vec<Client>),
+}
+
+/// Lag facts for every task (stateless tasks have empty entries).
+pub(super) struct LagIndex {
+    clients: usize,
+    /// Reported lags per task, sorted by client.
+    entries: Vec<Vec<(Client, Lag)>>,
+    /// The lag of a client without a report: the end offset.
+    default: Vec<Lag>,
+    caught_up: Vec<CaughtUp>,
+    /// The first client in Kafka's `(lag, process id)` order.
+    most_caught_up: Vec<Option<(Lag, Client)>>,
+}
+
+impl LagIndex {
+    pub(super) fn new(state: &ClusterState) -> LagIndex {
+        let tasks = state.tasks();
+        let clients = state.clients().len();
+        let acceptable = state.config().acceptable_recovery_lag;
+        let mut entries = vec![Vec::new(); tasks.len()];
+        for (c, client) in state.clients().iter().enumerate() {
+            for (id, &lag) in &client.lags {
+                let t = state
+                    .task_position(*id)
+                    .expect("validated: lag of a known task");
+                entries[t].push((c, lag));
+            }
+        }
+        let default: Vec<Lag> = tasks.iter().map(|t| Lag::Records(t.end_offset)).collect();
+        let caught_up = (0..tasks.len())
+            .map(|t| {
+                let everyone = default[t].is_caught_up(acceptable);
+                let listed = entries[t]
+                    .iter()
+                    .filter(|(_, lag)| lag.is_caught_up(acceptable) != everyone)
+                    .map(|&(c, _)| c)
+                    .collect();
+                if everyone {
+                    CaughtUp::AllBut(listed)
+                } else {
+                    CaughtUp::Only(listed)
+                }
+            })
+            .collect();
+        let most_caught_up = (0..tasks.len())
+            .map(|t| most_caught_up(&entries[t], default[t], clients))
+            .collect();
+        LagIndex {
+            clients,
+            entries,
+            default,
+            caught_up,
+            most_caught_up,
+        }
+    }
+
+    /// The lag of client `c` on task `t`.
+    pub(super) fn lag(&self, c: Client, t: Task) -> Lag {
+        let row = &self.entries[t];
+        match row.binary_search_by_key(&c, |&(k, _)| k) {
+            Ok(i) => row[i].1,
+            Err(_) => self.default[t],
+        }
+    }
+
+    /// Whether `c` is caught up on `t`.
+    pub(super) fn is_caught_up(&self, c: Client, t: Task) -> bool {
+        match &self.caught_up[t] {
+            CaughtUp::Only(list) => list.binary_search(&c).is_ok(),
+            CaughtUp::AllBut(list) => list.binary_search(&c).is_err(),
+        }
+    }
+
+    /// How many clients are caught up on `t`.
+    pub(super) fn caught_up_count(&self, t: Task) -> usize {
+        match &self.caught_up[t] {
+            CaughtUp::Only(list) => list.len(),
+            CaughtUp::AllBut(list) => self.clients - list.len(),
+        }
+    }
+
+    /// The caught-up clients of `t` when they are few enough to list, or `None`
+    /// when they are "everyone but a few" (walk the least-loaded order instead).
+    pub(super) fn listed_caught_up(&self, t: Task) -> Option<&[Client]> {
+        match &self.caught_up[t] {
+            CaughtUp::Only(list) => Some(list),
+            CaughtUp::AllBut(_) => None,
+        }
+    }
+
+    /// Kafka's `needs_move`: `c` is not caught up on `t` and the most caught-up
+    /// client is strictly less lagged.
+    pub(super) fn needs_move(&self, c: Client, t: Task) -> bool {
+        if self.is_caught_up(c, t) {
+            return false;
+        }
+        match self.most_caught_up[t] {
+            Some((best, _)) => best < self.lag(c, t),
+            None => false,
+        }
+    }
+
+    /// The first client of Kafka's `(lag, id)` order.
+    pub(super) fn most_caught_up(&self, t: Task) -> Option<Client> {
+        self.most_caught_up[t].map(|(_, c)| c)
+    }
+
+    /// The first client in `(lag, id)` order that precedes `dest` and passes
+    /// `eligible`. Walks the reports of `t`, then the no-report clients in id
+    /// order, so it costs O(reports + rejected clients).
+    pub(super) fn first_before(
+        &self,
+        t: Task,
+        dest: Client,
+        eligible: impl Fn(Client) -> bool,
+    ) -> Option<Client> {
+        let limit = (self.lag(dest, t), dest);
+        let reported = self.entries[t]
+            .iter()
+            .map(|&(c, lag)| (lag, c))
+            .filter(|&key| key < limit && eligible(key.1))
+            .min();
+        let unreported = self
+            .unreported_clients(t)
+            .map(|c| (self.default[t], c))
+            .take_while(|&key| key < limit)
+            .find(|&(_, c)| eligible(c));
+        reported.into_iter().chain(unreported).min().map(|(_, c)| c)
+    }
+
+    /// Clients with no report for `t`, in id order.
+    fn unreported_clients(&self, t: Task) -> impl Iterator<Item = Client> + '_ {
+        let row = &self.entries[t];
+        let mut next = 0;
+        (0..self.clients).filter(move |&c| {
+            while next < row.len() && row[next].0 < c {
+                next += 1;
+            }
+            !(next < row.len() && row[next].0 == c)
+        })
+    }
+}
+
+fn most_caught_up(row: &[(Client, Lag)], default: Lag, clients: usize) -> Option<(Lag, Client)> {
+    let reported = row.iter().map(|&(c, lag)| (lag, c)).min();
+    let first_gap = row
+        .iter()
+        .enumerate()
+        .find(|&(i, &(c, _))| c != i)
+        .map_or(row.len(), |(i, _)| i);
+    let unreported = (first_gap < clients).then_some((default, first_gap));
+    reported.into_iter().chain(unreported).min()
+}

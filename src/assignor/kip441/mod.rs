@@ -1,0 +1,147 @@
+//! `kip441`: Kafka Streams' `HighAvailabilityTaskAssignor` (KIP-441, Kafka 2.6+).
+//!
+//! # What Kafka does
+//! Computes a balanced, state-unaware placement first, then gives tasks back
+//! to clients that are caught up on their state, parking *warm-up* replicas
+//! on the intended destinations and asking for a *probing rebalance* so the
+//! move completes once they have caught up (kip441-spec §2.2):
+//!
+//! 1. stateful actives round-robin over the clients (ids ascending), then
+//!    pairwise skew-reducing moves on per-thread load;
+//! 2. standbys (`num_standby_replicas`): least assigned load first, or spread
+//!    over client tag values (KIP-708) when `rack_aware_assignment_tags` is
+//!    set; balanced the same pairwise way;
+//! 3. movements: every active or standby on a client that is not caught up,
+//!    while a more caught-up client exists, is given back (swap with a
+//!    caught-up standby, else the least-loaded caught-up client, else the most
+//!    caught-up client), with a warm-up on the old holder while
+//!    `max_warmup_replicas` lasts; tasks with the fewest caught-up clients first;
+//! 4. stateless actives by active load;
+//! 5. a follow-up after `probing_rebalance_interval_ms` exactly when step 3
+//!    scheduled any movement.
+//!
+//! # What this port keeps
+//! Every rule above, placement for placement: Kafka's `f64` loads, its orders
+//! and its quirks (an unknown lag ranks as most caught up; swaps spend no
+//! warm-up budget; the budget counter goes below zero). Client ids replace
+//! Kafka's process UUIDs in every tie. Where Java's order is unspecified, this
+//! port takes the sorted order: movement ties on one task break by destination
+//! id, and tag-aware standbys left short are filled in task-id order.
+//! Thread-level distribution inside a client is out of scope: a plan is per client.
+//!
+//! # What it ignores
+//! KIP-925 rack-aware optimisation is not implemented yet: with a
+//! `rack_aware_strategy` other than `none` the plan says so in its diagnostics.
+//! Resources (cpu, ram) and hosts are not read.
+//!
+//! # Complexity
+//! With T tasks, C clients, E lag entries, R standbys and M movements:
+//! O(T + E + C) to index lags; O(T log C) round robin and bookkeeping;
+//! O(passes × C²) pair checks in the balance passes (Kafka's algorithm);
+//! O(T·R·(R + log C)) default standbys; O(M (log M + log C) + E) movements;
+//! O(S log C) stateless tasks. Nothing is indexed by tasks × clients. The
+//! tag-aware placer walks the least-loaded order past clients on blocked tag
+//! values, O(C) per standby in the worst case.
+//!
+//! # Claims
+//! Every task has one active; every stateful task has
+//! `min(num_standby_replicas, C − 1)` standbys; at most `max_warmup_replicas`
+//! warm-ups; no client holds two replicas of a task; a follow-up is asked
+//! exactly when movements were planned; the same input gives the same plan.
+
+mod balance;
+mod lags;
+mod movement;
+mod standby;
+mod work;
+
+#[cfg(test)]
+mod tests;
+
+use std::collections::BTreeSet;
+
+use crate::model::{ClusterState, Plan, RackAwareStrategy};
+
+use super::{AssignError, Assignor, Claims};
+use lags::LagIndex;
+use movement::Budget;
+use standby::StandbyPlacer;
+use work::{Load, Role, Work};
+
+/// Kafka Streams' high-availability task assignor (KIP-441).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Kip441;
+
+impl Assignor for Kip441 {
+    fn name(&self) -> &'static str {
+        "kip441"
+    }
+
+    fn description(&self) -> &'static str {
+        "Kafka Streams' HighAvailabilityTaskAssignor (KIP-441): balanced placement, tasks kept on caught-up clients, warm-ups and probing rebalances"
+    }
+
+    fn claims(&self) -> Claims {
+        Claims {
+            standby_count: true,
+            warmup_budget: true,
+        }
+    }
+
+    fn assign(&self, state: &ClusterState) -> Result<Plan, AssignError> {
+        let mut work = Work::new(state);
+        let probing = if work.client_count() == 0 {
+            false
+        } else {
+            assign_tasks(state, &mut work)
+        };
+        let mut plan = work.into_plan(state, self.name());
+        if probing {
+            plan.followup_rebalance_ms = Some(state.config().probing_rebalance_interval_ms);
+        }
+        if state.config().rack_aware_strategy != RackAwareStrategy::None {
+            plan.diagnostics.push(format!(
+                "rack_aware_strategy {:?} was not applied: KIP-925 optimisation is not implemented in this version",
+                state.config().rack_aware_strategy
+            ));
+        }
+        Ok(plan)
+    }
+}
+
+/// Runs steps 1–4 on a state with at least one client; whether to probe.
+fn assign_tasks(state: &ClusterState, work: &mut Work) -> bool {
+    let config = state.config();
+    let (stateful, stateless): (Vec<usize>, Vec<usize>) =
+        (0..state.tasks().len()).partition(|&t| state.tasks()[t].stateful);
+
+    balance::round_robin(work, &stateful);
+    balance::balance(work, Role::Active, |_, _| true);
+
+    if config.num_standby_replicas > 0 {
+        let placer = StandbyPlacer::for_state(state);
+        placer.assign(work, &stateful, config.num_standby_replicas as usize);
+        balance::balance(work, Role::Standby, |s, d| placer.may_move(s, d));
+    }
+
+    let lags = LagIndex::new(state);
+    let mut budget = Budget::new(config.max_warmup_replicas);
+    let actives = movement::move_actives(work, &lags, &mut budget);
+    let standbys = movement::move_standbys(work, &lags, &mut budget);
+
+    assign_stateless(work, &stateless);
+    actives + standbys > 0
+}
+
+/// Stateless tasks (ascending), each to the client with the lowest active
+/// load per thread, then lowest id. Previous owners are ignored, as in Kafka.
+fn assign_stateless(work: &mut Work, stateless: &[usize]) {
+    let mut by_active: BTreeSet<(Load, usize)> = (0..work.client_count())
+        .map(|c| (work.active_load(c), c))
+        .collect();
+    for &t in stateless {
+        let (_, c) = by_active.pop_first().expect("at least one client");
+        work.assign(c, t, Role::Active);
+        by_active.insert((work.active_load(c), c));
+    }
+}

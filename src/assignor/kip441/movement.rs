@@ -1,0 +1,140 @@
+//! Task movements (kip441-spec §2.6): give actives and standbys back to
+//! caught-up clients and park warm-ups on the intended destinations.
+//!
+//! Movements are served from a queue ordered by (number of caught-up clients,
+//! task id, destination): tasks with the fewest caught-up clients first, so
+//! scarce warm-ups go to the most at-risk tasks. Kafka has no destination
+//! tie-break (heap order); this port uses the destination's id.
+
+use std::collections::BTreeSet;
+
+use super::lags::LagIndex;
+use super::work::{Client, Role, Task, Work};
+
+/// The warm-up budget shared by the active and standby phases. Like Kafka's
+/// counter it keeps decreasing below zero; only "positive before" matters.
+pub(super) struct Budget(i64);
+
+impl Budget {
+    pub(super) fn new(max_warmup_replicas: u32) -> Budget {
+        Budget(i64::from(max_warmup_replicas))
+    }
+
+    /// Spends one unit; whether there was one to spend.
+    fn take(&mut self) -> bool {
+        let had = self.0 > 0;
+        self.0 -= 1;
+        had
+    }
+}
+
+/// The least-loaded caught-up client of `t` that passes `extra`: Kafka's
+/// `ConstrainedPrioritySet::poll` with the caught-up constraint. Lists the
+/// caught-up clients when they are few, else walks the least-loaded order.
+fn least_loaded_caught_up(
+    work: &Work,
+    lags: &LagIndex,
+    t: Task,
+    extra: impl Fn(Client) -> bool,
+) -> Option<Client> {
+    match lags.listed_caught_up(t) {
+        Some(list) => list
+            .iter()
+            .copied()
+            .filter(|&c| extra(c))
+            .min_by_key(|&c| (work.assigned_load(c), c)),
+        None => work.least_loaded(|c| lags.is_caught_up(c, t) && extra(c)),
+    }
+}
+
+/// Moves `t`'s active from `dest` to `src`, leaving a warm-up on `dest` while
+/// the budget lasts.
+fn move_active_with_warmup(
+    work: &mut Work,
+    t: Task,
+    src: Client,
+    dest: Client,
+    budget: &mut Budget,
+) {
+    work.unassign(dest, t, Role::Active);
+    work.assign(src, t, Role::Active);
+    if budget.take() {
+        work.add_warmup(dest, t);
+    }
+}
+
+/// Swaps roles: `src`'s standby of `t` becomes the active, `dest`'s active a
+/// standby. Free: no warm-up budget is spent.
+fn swap(work: &mut Work, t: Task, src: Client, dest: Client) {
+    work.switch_role(dest, t, Role::Active);
+    work.switch_role(src, t, Role::Standby);
+}
+
+/// Moves every active that sits on a client that is not caught up while a
+/// more caught-up client exists. Returns the number of movements scheduled
+/// (swaps included), which decides the probing rebalance.
+pub(super) fn move_actives(work: &mut Work, lags: &LagIndex, budget: &mut Budget) -> usize {
+    let mut queue = BTreeSet::new();
+    for c in 0..work.client_count() {
+        for &t in &work.active[c] {
+            if lags.needs_move(c, t) {
+                queue.insert((lags.caught_up_count(t), t, c));
+            }
+        }
+    }
+    let scheduled = queue.len();
+    for (_, t, dest) in queue {
+        let standby_holder = work.replicas[t]
+            .iter()
+            .copied()
+            .filter(|&c| work.has_standby(c, t) && lags.is_caught_up(c, t))
+            .min_by_key(|&c| (work.assigned_load(c), c));
+        if let Some(src) = standby_holder {
+            swap(work, t, src, dest);
+        } else if let Some(src) = least_loaded_caught_up(work, lags, t, |_| true) {
+            move_active_with_warmup(work, t, src, dest, budget);
+        } else {
+            // No caught-up client at all: the most caught-up one (KAFKA-13600),
+            // strictly less lagged than dest because the movement exists.
+            let src = lags
+                .most_caught_up(t)
+                .expect("a movement implies a less lagged client");
+            if work.has_standby(src, t) {
+                swap(work, t, src, dest);
+            } else {
+                move_active_with_warmup(work, t, src, dest, budget);
+            }
+        }
+    }
+    scheduled
+}
+
+/// Moves every standby that sits on a client that is not caught up while a
+/// more caught-up client exists: the caught-up (or else more caught-up) client
+/// gets the standby; the old holder keeps it as a warm-up while the budget
+/// lasts. Returns the number of movements performed.
+pub(super) fn move_standbys(work: &mut Work, lags: &LagIndex, budget: &mut Budget) -> usize {
+    let mut queue = BTreeSet::new();
+    for c in 0..work.client_count() {
+        for &t in &work.standby[c] {
+            if lags.needs_move(c, t) {
+                queue.insert((lags.caught_up_count(t), t, c));
+            }
+        }
+    }
+    let mut moved = 0;
+    for (_, t, dest) in queue {
+        let eligible = |c: Client| !work.holds(c, t);
+        let src = least_loaded_caught_up(work, lags, t, eligible)
+            .or_else(|| lags.first_before(t, dest, eligible));
+        let Some(src) = src else { continue };
+        work.assign(src, t, Role::Standby);
+        if budget.take() {
+            work.standby_to_warmup(dest, t);
+        } else {
+            work.unassign(dest, t, Role::Standby);
+        }
+        moved += 1;
+    }
+    moved
+}

@@ -1,0 +1,1 @@
+//! Unit tests of the KIP-441 steps that the full assignor cannot reach alone.

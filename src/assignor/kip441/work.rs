@@ -1,0 +1,206 @@
+//! The mutable assignment the KIP-441 steps build, indexed by position.
+//!
+//! Clients and tasks are referred to by their position in the sorted lists of
+//! the [`ClusterState`], so index order is id order and every tie Kafka breaks
+//! by process id is broken by the index. The `by_load` set always holds every
+//! client keyed by its current assigned load, which makes Kafka's
+//! `ConstrainedPrioritySet::poll` an ordered walk instead of a re-keyed queue.
+
+use std::cmp::Ordering;
+use std::collections::BTreeSet;
+
+use crate::model::{ClientPlan, ClusterState, Plan};
+
+/// A client index (position in `ClusterState::clients()`).
+pub(super) type Client = usize;
+/// A task index (position in `ClusterState::tasks()`).
+pub(super) type Task = usize;
+
+/// A load `count / capacity`, computed in `f64` as Kafka does, totally ordered.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(super) struct Load(pub f64);
+
+impl Load {
+    pub(super) fn of(count: usize, capacity: u32) -> Load {
+        Load(count as f64 / f64::from(capacity))
+    }
+}
+
+impl Eq for Load {}
+
+impl PartialOrd for Load {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Load {
+    fn cmp(&self, other: &Self) -> Ordering {
+        self.0.total_cmp(&other.0)
+    }
+}
+
+/// Which of a client's sets a step works on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Role {
+    Active,
+    Standby,
+}
+
+/// Per-client sets of actives, standbys and warm-ups, with the indexes the
+/// steps need.
+pub(super) struct Work {
+    pub capacity: Vec<u32>,
+    pub active: Vec<BTreeSet<Task>>,
+    pub standby: Vec<BTreeSet<Task>>,
+    pub warmup: Vec<BTreeSet<Task>>,
+    /// The client running each task as active.
+    pub owner: Vec<Option<Client>>,
+    /// Clients holding each task as standby or warm-up.
+    pub replicas: Vec<BTreeSet<Client>>,
+    /// Every client keyed by (assigned load, index): Kafka's "least loaded" order.
+    pub by_load: BTreeSet<(Load, Client)>,
+}
+
+impl Work {
+    pub(super) fn new(state: &ClusterState) -> Work {
+        let capacity: Vec<u32> = state.clients().iter().map(|c| c.capacity).collect();
+        let n = capacity.len();
+        let t = state.tasks().len();
+        let by_load = (0..n).map(|c| (Load(0.0), c)).collect();
+        Work {
+            capacity,
+            active: vec![BTreeSet::new(); n],
+            standby: vec![BTreeSet::new(); n],
+            warmup: vec![BTreeSet::new(); n],
+            owner: vec![None; t],
+            replicas: vec![BTreeSet::new(); t],
+            by_load,
+        }
+    }
+
+    pub(super) fn client_count(&self) -> usize {
+        self.capacity.len()
+    }
+
+    /// Actives, standbys and warm-ups on `c`.
+    pub(super) fn assigned_count(&self, c: Client) -> usize {
+        self.active[c].len() + self.standby[c].len() + self.warmup[c].len()
+    }
+
+    /// Kafka's `assignedTaskLoad`: all replicas per thread.
+    pub(super) fn assigned_load(&self, c: Client) -> Load {
+        Load::of(self.assigned_count(c), self.capacity[c])
+    }
+
+    /// Kafka's `activeTaskLoad`: actives per thread.
+    pub(super) fn active_load(&self, c: Client) -> Load {
+        Load::of(self.active[c].len(), self.capacity[c])
+    }
+
+    pub(super) fn holds(&self, c: Client, t: Task) -> bool {
+        self.owner[t] == Some(c) || self.replicas[t].contains(&c)
+    }
+
+    pub(super) fn has_standby(&self, c: Client, t: Task) -> bool {
+        self.standby[c].contains(&t)
+    }
+
+    pub(super) fn tasks(&self, c: Client, role: Role) -> &BTreeSet<Task> {
+        match role {
+            Role::Active => &self.active[c],
+            Role::Standby => &self.standby[c],
+        }
+    }
+
+    /// Changes `c`'s sets with `f`, keeping `by_load` current.
+    fn rekey(&mut self, c: Client, f: impl FnOnce(&mut Work)) {
+        let before = self.assigned_load(c);
+        f(self);
+        let after = self.assigned_load(c);
+        if before != after {
+            self.by_load.remove(&(before, c));
+            self.by_load.insert((after, c));
+        }
+    }
+
+    pub(super) fn assign(&mut self, c: Client, t: Task, role: Role) {
+        debug_assert!(!self.holds(c, t), "client {c} already holds task {t}");
+        self.rekey(c, |w| match role {
+            Role::Active => {
+                w.active[c].insert(t);
+                w.owner[t] = Some(c);
+            }
+            Role::Standby => {
+                w.standby[c].insert(t);
+                w.replicas[t].insert(c);
+            }
+        });
+    }
+
+    pub(super) fn unassign(&mut self, c: Client, t: Task, role: Role) {
+        self.rekey(c, |w| match role {
+            Role::Active => {
+                w.active[c].remove(&t);
+                w.owner[t] = None;
+            }
+            Role::Standby => {
+                w.standby[c].remove(&t);
+                w.replicas[t].remove(&c);
+            }
+        });
+    }
+
+    /// Moves `t` on `c` from one role to the other (a swap half); the load is unchanged.
+    pub(super) fn switch_role(&mut self, c: Client, t: Task, from: Role) {
+        let to = match from {
+            Role::Active => Role::Standby,
+            Role::Standby => Role::Active,
+        };
+        self.unassign(c, t, from);
+        self.assign(c, t, to);
+    }
+
+    /// Relabels `c`'s standby of `t` as a warm-up; the load is unchanged.
+    pub(super) fn standby_to_warmup(&mut self, c: Client, t: Task) {
+        self.standby[c].remove(&t);
+        self.warmup[c].insert(t);
+    }
+
+    /// Adds a warm-up of `t` on `c`.
+    pub(super) fn add_warmup(&mut self, c: Client, t: Task) {
+        self.rekey(c, |w| {
+            w.warmup[c].insert(t);
+            w.replicas[t].insert(c);
+        });
+    }
+
+    /// The first client in least-loaded order that satisfies `accept`.
+    pub(super) fn least_loaded(&self, mut accept: impl FnMut(Client) -> bool) -> Option<Client> {
+        self.by_load.iter().map(|&(_, c)| c).find(|&c| accept(c))
+    }
+
+    /// The plan these sets describe.
+    pub(super) fn into_plan(self, state: &ClusterState, name: &str) -> Plan {
+        let ids = |set: &BTreeSet<Task>| set.iter().map(|&t| state.tasks()[t].id).collect();
+        let clients = state
+            .clients()
+            .iter()
+            .enumerate()
+            .map(|(c, client)| {
+                let plan = ClientPlan {
+                    active: ids(&self.active[c]),
+                    standby: ids(&self.standby[c]),
+                    warmup: ids(&self.warmup[c]),
+                };
+                (client.id.clone(), plan)
+            })
+            .collect();
+        Plan {
+            strategy: name.to_string(),
+            clients,
+            followup_rebalance_ms: None,
+            diagnostics: Vec::new(),
+        }
+    }
+}

@@ -1,0 +1,65 @@
+//! The [`Assignor`] trait every strategy implements, and the registry of
+//! strategies by name.
+
+pub mod kip441;
+
+use crate::model::{ClusterState, Plan};
+
+/// Why an assignor could not produce a plan.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum AssignError {
+    /// The input cannot be served by this strategy (for instance, resource
+    /// demands that fit on no client). The message names what does not fit.
+    #[error("{0}")]
+    Infeasible(String),
+    /// A broken internal invariant: a bug in the strategy, never the input's fault.
+    #[error("internal error in strategy {strategy}: {message}")]
+    Internal {
+        /// The strategy that failed.
+        strategy: &'static str,
+        /// What went wrong.
+        message: String,
+    },
+}
+
+/// Which rules of [`crate::validate()`] a strategy promises to keep beyond the
+/// ones every plan keeps.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Claims {
+    /// Every stateful task gets `min(num_standby_replicas, clients − 1)` standbys.
+    pub standby_count: bool,
+    /// At most `max_warmup_replicas` warm-ups in one plan.
+    pub warmup_budget: bool,
+}
+
+/// A task-assignment strategy: data in, plan out.
+///
+/// Implementations are pure and deterministic: the same state gives the same
+/// plan, with no clock, I/O or unseeded randomness.
+pub trait Assignor: Sync {
+    /// The name the strategy is selected by (`kip441`).
+    fn name(&self) -> &'static str;
+    /// One line saying what the strategy is.
+    fn description(&self) -> &'static str;
+    /// The rules the strategy promises to keep.
+    fn claims(&self) -> Claims;
+    /// Assigns every task of `state` to its clients.
+    fn assign(&self, state: &ClusterState) -> Result<Plan, AssignError>;
+}
+
+static ALL: &[&dyn Assignor] = &[&kip441::Kip441];
+
+/// Every registered strategy, in a fixed order.
+pub fn all() -> &'static [&'static dyn Assignor] {
+    ALL
+}
+
+/// The strategy registered under `name`.
+pub fn by_name(name: &str) -> Option<&'static dyn Assignor> {
+    ALL.iter().copied().find(|a| a.name() == name)
+}
+
+/// The registered names, in registry order.
+pub fn names() -> Vec<&'static str> {
+    ALL.iter().map(|a| a.name()).collect()
+}

@@ -1,0 +1,68 @@
+//! Command-line parsing and dispatch. Exit codes: 0 ok, 1 an invariant was
+//! violated, 2 bad input (one line on stderr naming the field and value).
+
+mod assign;
+
+use clap::{Parser, Subcommand};
+
+/// Assign stream-processing tasks to instances and compare balancing strategies.
+#[derive(Parser)]
+#[command(name = "smoothscale", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Read a cluster state (JSON) and print the plan of a strategy (JSON).
+    Assign(assign::AssignArgs),
+    /// List the strategies with a one-line description each.
+    Strategies,
+}
+
+/// A failure that ends the command, with its exit code.
+pub(crate) enum Failure {
+    /// Bad input: exit 2.
+    BadInput(String),
+    /// A plan broke an invariant: exit 1.
+    Violation(String),
+}
+
+/// Runs the command line; returns the process exit code.
+pub fn run() -> i32 {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let code = e.exit_code();
+            let _ = e.print();
+            return code;
+        }
+    };
+    let result = match cli.command {
+        Command::Assign(args) => assign::run(&args),
+        Command::Strategies => {
+            print!("{}", strategies_table());
+            Ok(())
+        }
+    };
+    match result {
+        Ok(()) => 0,
+        Err(Failure::BadInput(msg)) => {
+            eprintln!("error: {msg}");
+            2
+        }
+        Err(Failure::Violation(msg)) => {
+            eprintln!("error: {msg}");
+            1
+        }
+    }
+}
+
+fn strategies_table() -> String {
+    let all = smoothscale::assignor::all();
+    let width = all.iter().map(|a| a.name().len()).max().unwrap_or(0);
+    all.iter()
+        .map(|a| format!("{:width$}  {}\n", a.name(), a.description()))
+        .collect()
+}

@@ -1,0 +1,32 @@
+//! smoothscale: assign stream-processing tasks to instances, the way Kafka
+//! Streams (KIP-441) and its baselines do, and measure how strategies behave.
+//!
+//! The core is pure: a [`ClusterState`] (tasks, clients, lags, the previous
+//! assignment, the [`AssignmentConfig`]) goes into an [`Assignor`], a [`Plan`]
+//! comes out, and [`validate()`] checks it.
+//!
+//! ```
+//! use smoothscale::{assignor, validate, AssignmentConfig, Client, ClusterState, Task, TaskId};
+//!
+//! let tasks = (0..4).map(|p| Task::stateful(TaskId::new(0, p), 1_000_000)).collect();
+//! let clients = vec![Client::new("a", 1), Client::new("b", 1)];
+//! let state = ClusterState::new(AssignmentConfig::default(), tasks, clients).unwrap();
+//! let plan = assignor::by_name("kip441").unwrap().assign(&state).unwrap();
+//! assert!(validate(&state, &plan).is_ok());
+//! assert_eq!(plan.clients.values().map(|c| c.active.len()).collect::<Vec<_>>(), vec![2, 2]);
+//! ```
+
+#![forbid(unsafe_code)]
+
+pub mod assignor;
+pub mod metrics;
+pub mod model;
+pub mod validate;
+pub mod wire;
+
+pub use assignor::{AssignError, Assignor, Claims};
+pub use model::{
+    AssignmentConfig, Client, ClientId, ClientPlan, ClusterState, InputError, Lag, Plan,
+    RackAwareStrategy, Task, TaskId,
+};
+pub use validate::{validate, validate_claims, Violation};

@@ -1,0 +1,134 @@
+//! Plan metrics (DESIGN §2): balance, moves against the previous assignment,
+//! and the restore volume a plan implies.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use crate::model::{ClusterState, Plan, TaskId};
+
+/// Figures describing one plan against its state.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PlanMetrics {
+    /// max − min over clients of actives per thread (Kafka's active balance).
+    pub active_spread_per_thread: f64,
+    /// max − min over clients of stateful replicas (actives, standbys and
+    /// warm-ups) per thread (Kafka's stateful balance).
+    pub stateful_spread_per_thread: f64,
+    /// The largest, over subtopologies, of max − min actives of that
+    /// subtopology per client (Kafka's subtopology skew; per client, not per thread).
+    pub subtopology_spread: u64,
+    /// Tasks whose active left a client that ran it before.
+    pub active_moves: u64,
+    /// Tasks given an active with no previous active owner among the clients.
+    pub new_actives: u64,
+    /// Standbys placed on a client that did not hold the task as standby before.
+    pub standby_moves: u64,
+    /// Warm-up replicas in the plan.
+    pub warmups: u64,
+    /// Records the actives must replay before processing: Σ over stateful
+    /// actives of the lag on their client (`running` → 0, `unknown` → the end offset).
+    pub active_restore_records: u64,
+    /// Records standbys and warm-ups must replay to catch up, counted the same way.
+    pub replica_restore_records: u64,
+}
+
+/// Computes the metrics of `plan` for `state`.
+pub fn plan_metrics(state: &ClusterState, plan: &Plan) -> PlanMetrics {
+    let mut m = PlanMetrics {
+        active_spread_per_thread: 0.0,
+        stateful_spread_per_thread: 0.0,
+        subtopology_spread: 0,
+        active_moves: 0,
+        new_actives: 0,
+        standby_moves: 0,
+        warmups: plan.warmup_count() as u64,
+        active_restore_records: 0,
+        replica_restore_records: 0,
+    };
+    let mut active_loads = Vec::new();
+    let mut stateful_loads = Vec::new();
+    let mut per_subtopology: BTreeMap<u32, BTreeMap<usize, u64>> = BTreeMap::new();
+    let previous = previous_owners(state);
+    for (c, client) in state.clients().iter().enumerate() {
+        let Some(cp) = plan.clients.get(&client.id) else {
+            continue;
+        };
+        let threads = f64::from(client.capacity);
+        active_loads.push(cp.active.len() as f64 / threads);
+        let replicas = cp.active.iter().chain(&cp.standby).chain(&cp.warmup);
+        let stateful = replicas.filter(|t| state.task(**t).is_some_and(|t| t.stateful));
+        stateful_loads.push(stateful.count() as f64 / threads);
+        for &t in &cp.active {
+            *per_subtopology
+                .entry(t.subtopology)
+                .or_default()
+                .entry(c)
+                .or_default() += 1;
+            match previous.get(&t) {
+                None => m.new_actives += 1,
+                Some(owners) if !owners.contains(&c) => m.active_moves += 1,
+                Some(_) => {}
+            }
+        }
+        m.standby_moves += cp
+            .standby
+            .iter()
+            .filter(|t| !client.previous_standby.contains(t))
+            .count() as u64;
+        for task in cp
+            .active
+            .iter()
+            .filter_map(|&t| state.task(t))
+            .filter(|t| t.stateful)
+        {
+            m.active_restore_records += state.lag(client, task).restore_records(task.end_offset);
+        }
+        for task in cp
+            .standby
+            .iter()
+            .chain(&cp.warmup)
+            .filter_map(|&t| state.task(t))
+        {
+            m.replica_restore_records += state.lag(client, task).restore_records(task.end_offset);
+        }
+    }
+    m.active_spread_per_thread = spread(&active_loads);
+    m.stateful_spread_per_thread = spread(&stateful_loads);
+    let clients = state.clients().len();
+    m.subtopology_spread = per_subtopology
+        .values()
+        .map(|counts| {
+            let max = counts.values().copied().max().unwrap_or(0);
+            let min = if counts.len() < clients {
+                0
+            } else {
+                counts.values().copied().min().unwrap_or(0)
+            };
+            max - min
+        })
+        .max()
+        .unwrap_or(0);
+    m
+}
+
+fn spread(values: &[f64]) -> f64 {
+    let max = values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let min = values.iter().copied().fold(f64::INFINITY, f64::min);
+    if values.is_empty() {
+        0.0
+    } else {
+        max - min
+    }
+}
+
+/// The clients (by position) that ran each task as active before.
+fn previous_owners(state: &ClusterState) -> BTreeMap<TaskId, Vec<usize>> {
+    let mut owners: BTreeMap<TaskId, Vec<usize>> = BTreeMap::new();
+    for (c, client) in state.clients().iter().enumerate() {
+        for &t in &client.previous_active {
+            owners.entry(t).or_default().push(c);
+        }
+    }
+    owners
+}

@@ -1,0 +1,89 @@
+//! [`Client`]: one instance of the application, its resources and its history.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::{ClientId, Lag, TaskId};
+
+/// One client: an instance of the stream application with `capacity` threads.
+///
+/// `previous_active` and `previous_standby` are what the client held before this
+/// rebalance; `lags` are the lags it reported, sparse: a stateful task missing
+/// from `lags` has no local state on this client (its lag is the task's end
+/// offset).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Client {
+    /// The client's id.
+    pub id: ClientId,
+    /// Processing threads (Kafka: consumers of this process); at least 1.
+    pub capacity: u32,
+    /// The rack the client runs in.
+    pub rack: Option<String>,
+    /// Client tags (KIP-708), such as `zone = "a"`; at most 5 keys.
+    pub tags: BTreeMap<String, String>,
+    /// The host the client runs on.
+    pub host: Option<String>,
+    /// CPU cores the client offers (packing strategies).
+    pub cpu: Option<f64>,
+    /// Memory the client offers, in MiB (packing strategies).
+    pub ram_mb: Option<u64>,
+    /// Tasks the client ran as active before this rebalance.
+    pub previous_active: BTreeSet<TaskId>,
+    /// Tasks the client kept as standby (or warm-up) before this rebalance.
+    pub previous_standby: BTreeSet<TaskId>,
+    /// Reported lags of stateful tasks.
+    pub lags: BTreeMap<TaskId, Lag>,
+}
+
+impl Client {
+    /// A client with `capacity` threads and nothing else known.
+    pub fn new(id: impl Into<ClientId>, capacity: u32) -> Self {
+        Client {
+            id: id.into(),
+            capacity,
+            rack: None,
+            tags: BTreeMap::new(),
+            host: None,
+            cpu: None,
+            ram_mb: None,
+            previous_active: BTreeSet::new(),
+            previous_standby: BTreeSet::new(),
+            lags: BTreeMap::new(),
+        }
+    }
+
+    /// Sets the rack.
+    pub fn with_rack(mut self, rack: impl Into<String>) -> Self {
+        self.rack = Some(rack.into());
+        self
+    }
+
+    /// Adds a client tag.
+    pub fn with_tag(mut self, key: impl Into<String>, value: impl Into<String>) -> Self {
+        self.tags.insert(key.into(), value.into());
+        self
+    }
+
+    /// Marks tasks as previously active here.
+    pub fn with_previous_active(mut self, tasks: impl IntoIterator<Item = TaskId>) -> Self {
+        self.previous_active.extend(tasks);
+        self
+    }
+
+    /// Marks tasks as previously standby here.
+    pub fn with_previous_standby(mut self, tasks: impl IntoIterator<Item = TaskId>) -> Self {
+        self.previous_standby.extend(tasks);
+        self
+    }
+
+    /// Records a reported lag.
+    pub fn with_lag(mut self, task: TaskId, lag: Lag) -> Self {
+        self.lags.insert(task, lag);
+        self
+    }
+}
+
+impl From<String> for ClientId {
+    fn from(s: String) -> Self {
+        ClientId::new(s)
+    }
+}

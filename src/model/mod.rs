@@ -1,0 +1,23 @@
+//! The data model: ids, tasks, clients, lags, settings, the cluster state and
+//! the plan. Depends on nothing else in the crate.
+
+mod client;
+mod config;
+mod error;
+mod ids;
+mod lag;
+mod plan;
+mod state;
+mod task;
+
+pub use client::Client;
+pub use config::{
+    AssignmentConfig, RackAwareStrategy, MAX_TAG_KEYS, MAX_TAG_KEY_LEN, MAX_TAG_VALUE_LEN,
+    MIN_PROBING_REBALANCE_INTERVAL_MS,
+};
+pub use error::InputError;
+pub use ids::{ClientId, ParseTaskIdError, TaskId};
+pub use lag::{Lag, ACCEPT_ANY_LAG};
+pub use plan::{ClientPlan, Plan};
+pub use state::ClusterState;
+pub use task::Task;

@@ -1,0 +1,57 @@
+//! [`Plan`]: an assignor's output.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::{ClientId, TaskId};
+
+/// What one client is given.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ClientPlan {
+    /// Tasks the client processes.
+    pub active: BTreeSet<TaskId>,
+    /// Standby replicas (they count toward `num_standby_replicas`).
+    pub standby: BTreeSet<TaskId>,
+    /// Warm-up replicas: extra, temporary standbys on the client a task should
+    /// move to (KIP-441); they do not count toward `num_standby_replicas`.
+    pub warmup: BTreeSet<TaskId>,
+}
+
+impl ClientPlan {
+    /// Whether the client holds `task` in any role.
+    pub fn holds(&self, task: TaskId) -> bool {
+        self.active.contains(&task) || self.standby.contains(&task) || self.warmup.contains(&task)
+    }
+}
+
+/// An assignment: per client its active, standby and warm-up tasks, and
+/// whether a follow-up (probing) rebalance is wanted.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Plan {
+    /// The strategy that made the plan.
+    pub strategy: String,
+    /// Every client of the state, by id.
+    pub clients: BTreeMap<ClientId, ClientPlan>,
+    /// Rebalance again after this many milliseconds (a probing rebalance);
+    /// `None` when no follow-up is wanted.
+    pub followup_rebalance_ms: Option<u64>,
+    /// Notes from the strategy about what it did not do and why.
+    pub diagnostics: Vec<String>,
+}
+
+impl Plan {
+    /// The client running each task as active.
+    pub fn active_owners(&self) -> BTreeMap<TaskId, &ClientId> {
+        let mut owners = BTreeMap::new();
+        for (id, client) in &self.clients {
+            for &task in &client.active {
+                owners.insert(task, id);
+            }
+        }
+        owners
+    }
+
+    /// Total warm-up replicas in the plan.
+    pub fn warmup_count(&self) -> usize {
+        self.clients.values().map(|c| c.warmup.len()).sum()
+    }
+}

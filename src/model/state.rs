@@ -1,0 +1,262 @@
+//! [`ClusterState`]: everything an assignor sees, valid by construction.
+
+use std::collections::BTreeMap;
+
+use super::config::{
+    MAX_TAG_KEYS, MAX_TAG_KEY_LEN, MAX_TAG_VALUE_LEN, MIN_PROBING_REBALANCE_INTERVAL_MS,
+};
+use super::{AssignmentConfig, Client, ClientId, InputError, Lag, Task, TaskId};
+
+/// Tasks, clients with their lags and previous assignment, and the config.
+///
+/// Built only by [`ClusterState::new`], which checks every rule of the model;
+/// an invalid state cannot exist. Tasks are kept sorted by id and clients by id.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ClusterState {
+    config: AssignmentConfig,
+    tasks: Vec<Task>,
+    clients: Vec<Client>,
+    task_index: BTreeMap<TaskId, usize>,
+}
+
+impl ClusterState {
+    /// Checks and builds a state. Errors name the offending field by its
+    /// position in the given lists (`clients[3].capacity`).
+    pub fn new(
+        config: AssignmentConfig,
+        tasks: Vec<Task>,
+        clients: Vec<Client>,
+    ) -> Result<Self, InputError> {
+        check_config(&config)?;
+        let task_index = check_tasks(&tasks)?;
+        check_clients(&clients, &tasks, &task_index)?;
+        let mut tasks = tasks;
+        let mut clients = clients;
+        tasks.sort_by_key(|t| t.id);
+        clients.sort_by(|a, b| a.id.cmp(&b.id));
+        let task_index = tasks.iter().enumerate().map(|(i, t)| (t.id, i)).collect();
+        Ok(ClusterState {
+            config,
+            tasks,
+            clients,
+            task_index,
+        })
+    }
+
+    /// The assignment settings.
+    pub fn config(&self) -> &AssignmentConfig {
+        &self.config
+    }
+
+    /// All tasks, sorted by id.
+    pub fn tasks(&self) -> &[Task] {
+        &self.tasks
+    }
+
+    /// All clients, sorted by id.
+    pub fn clients(&self) -> &[Client] {
+        &self.clients
+    }
+
+    /// The task with this id.
+    pub fn task(&self, id: TaskId) -> Option<&Task> {
+        self.task_index.get(&id).map(|&i| &self.tasks[i])
+    }
+
+    /// The position of a task in [`ClusterState::tasks`].
+    pub fn task_position(&self, id: TaskId) -> Option<usize> {
+        self.task_index.get(&id).copied()
+    }
+
+    /// The client with this id.
+    pub fn client(&self, id: &ClientId) -> Option<&Client> {
+        self.clients
+            .binary_search_by(|c| c.id.cmp(id))
+            .ok()
+            .map(|i| &self.clients[i])
+    }
+
+    /// The lag of `client` on stateful `task`: the reported lag, or the task's
+    /// end offset when the client reported none (no local state).
+    pub fn lag(&self, client: &Client, task: &Task) -> Lag {
+        client
+            .lags
+            .get(&task.id)
+            .copied()
+            .unwrap_or(Lag::Records(task.end_offset))
+    }
+
+    /// The same state with other settings, checked again.
+    pub fn with_config(&self, config: AssignmentConfig) -> Result<Self, InputError> {
+        check_config(&config)?;
+        Ok(ClusterState {
+            config,
+            ..self.clone()
+        })
+    }
+}
+
+fn check_config(config: &AssignmentConfig) -> Result<(), InputError> {
+    if config.max_warmup_replicas < 1 {
+        return Err(InputError::new(
+            "config.max_warmup_replicas",
+            format!("must be at least 1, got {}", config.max_warmup_replicas),
+        ));
+    }
+    if config.probing_rebalance_interval_ms < MIN_PROBING_REBALANCE_INTERVAL_MS {
+        return Err(InputError::new(
+            "config.probing_rebalance_interval_ms",
+            format!(
+                "must be at least {MIN_PROBING_REBALANCE_INTERVAL_MS}, got {}",
+                config.probing_rebalance_interval_ms
+            ),
+        ));
+    }
+    let tags = &config.rack_aware_assignment_tags;
+    if tags.len() > MAX_TAG_KEYS {
+        return Err(InputError::new(
+            "config.rack_aware_assignment_tags",
+            format!(
+                "must list at most {MAX_TAG_KEYS} tag keys, got {}",
+                tags.len()
+            ),
+        ));
+    }
+    for (i, key) in tags.iter().enumerate() {
+        if tags[..i].contains(key) {
+            return Err(InputError::new(
+                format!("config.rack_aware_assignment_tags[{i}]"),
+                format!("lists {key:?} twice"),
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn check_tasks(tasks: &[Task]) -> Result<BTreeMap<TaskId, usize>, InputError> {
+    let mut index = BTreeMap::new();
+    for (i, task) in tasks.iter().enumerate() {
+        if let Some(j) = index.insert(task.id, i) {
+            return Err(InputError::new(
+                format!("tasks[{i}].id"),
+                format!("duplicates tasks[{j}].id, got {}", task.id),
+            ));
+        }
+        if let Some(cpu) = task.cpu {
+            if !(cpu.is_finite() && cpu >= 0.0) {
+                return Err(InputError::new(
+                    format!("tasks[{i}].cpu"),
+                    format!("must be a finite number at least 0, got {cpu}"),
+                ));
+            }
+        }
+    }
+    Ok(index)
+}
+
+fn check_clients(
+    clients: &[Client],
+    tasks: &[Task],
+    index: &BTreeMap<TaskId, usize>,
+) -> Result<(), InputError> {
+    let mut seen: BTreeMap<&ClientId, usize> = BTreeMap::new();
+    for (i, client) in clients.iter().enumerate() {
+        let at = |field: &str| format!("clients[{i}].{field}");
+        if client.id.as_str().is_empty() {
+            return Err(InputError::new(at("id"), "must not be empty"));
+        }
+        if let Some(j) = seen.insert(&client.id, i) {
+            return Err(InputError::new(
+                at("id"),
+                format!("duplicates clients[{j}].id, got {:?}", client.id.as_str()),
+            ));
+        }
+        if client.capacity < 1 {
+            return Err(InputError::new(
+                at("capacity"),
+                format!("must be at least 1, got {}", client.capacity),
+            ));
+        }
+        if let Some(cpu) = client.cpu {
+            if !(cpu.is_finite() && cpu >= 0.0) {
+                return Err(InputError::new(
+                    at("cpu"),
+                    format!("must be a finite number at least 0, got {cpu}"),
+                ));
+            }
+        }
+        check_tags(client, &at)?;
+        check_history(client, tasks, index, &at)?;
+    }
+    Ok(())
+}
+
+fn check_tags(client: &Client, at: &dyn Fn(&str) -> String) -> Result<(), InputError> {
+    if client.tags.len() > MAX_TAG_KEYS {
+        return Err(InputError::new(
+            at("tags"),
+            format!(
+                "must have at most {MAX_TAG_KEYS} keys, got {}",
+                client.tags.len()
+            ),
+        ));
+    }
+    for (key, value) in &client.tags {
+        if key.is_empty() || key.chars().count() > MAX_TAG_KEY_LEN {
+            return Err(InputError::new(
+                at("tags"),
+                format!("keys must have 1 to {MAX_TAG_KEY_LEN} characters, got {key:?}"),
+            ));
+        }
+        if value.chars().count() > MAX_TAG_VALUE_LEN {
+            return Err(InputError::new(
+                at(&format!("tags.{key}")),
+                format!("must have at most {MAX_TAG_VALUE_LEN} characters, got {value:?}"),
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn check_history(
+    client: &Client,
+    tasks: &[Task],
+    index: &BTreeMap<TaskId, usize>,
+    at: &dyn Fn(&str) -> String,
+) -> Result<(), InputError> {
+    let lookup = |field: &str, id: &TaskId| -> Result<&Task, InputError> {
+        index
+            .get(id)
+            .map(|&k| &tasks[k])
+            .ok_or_else(|| InputError::new(at(field), format!("names unknown task {id}")))
+    };
+    for id in &client.previous_active {
+        lookup("previous_active", id)?;
+    }
+    for id in &client.previous_standby {
+        let task = lookup("previous_standby", id)?;
+        if !task.stateful {
+            return Err(InputError::new(
+                at("previous_standby"),
+                format!("names stateless task {id}: only stateful tasks have standbys"),
+            ));
+        }
+        if client.previous_active.contains(id) {
+            return Err(InputError::new(
+                at("previous_standby"),
+                format!("names {id}, which is also in previous_active of the same client"),
+            ));
+        }
+    }
+    for id in client.lags.keys() {
+        let field = format!("lags.{id}");
+        let task = lookup(&field, id)?;
+        if !task.stateful {
+            return Err(InputError::new(
+                at(&field),
+                "is a lag for a stateless task: only stateful tasks have lags",
+            ));
+        }
+    }
+    Ok(())
+}
