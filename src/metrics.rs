@@ -27,9 +27,11 @@ pub struct PlanMetrics {
     /// Warm-up replicas in the plan.
     pub warmups: u64,
     /// Records the actives must replay before processing: Σ over stateful
-    /// actives of the lag on their client (`running` → 0, `unknown` → the end offset).
+    /// actives of the lag on their client (`running` → 0, `unknown` → the end
+    /// offset); saturates at `u64::MAX`.
     pub active_restore_records: u64,
-    /// Records standbys and warm-ups must replay to catch up, counted the same way.
+    /// Records standbys and warm-ups must replay to catch up, counted (and
+    /// saturating) the same way.
     pub replica_restore_records: u64,
 }
 
@@ -82,7 +84,8 @@ pub fn plan_metrics(state: &ClusterState, plan: &Plan) -> PlanMetrics {
             .filter_map(|&t| state.task(t))
             .filter(|t| t.stateful)
         {
-            m.active_restore_records += state.lag(client, task).restore_records(task.end_offset);
+            let records = state.lag(client, task).restore_records(task.end_offset);
+            m.active_restore_records = m.active_restore_records.saturating_add(records);
         }
         for task in cp
             .standby
@@ -90,7 +93,8 @@ pub fn plan_metrics(state: &ClusterState, plan: &Plan) -> PlanMetrics {
             .chain(&cp.warmup)
             .filter_map(|&t| state.task(t))
         {
-            m.replica_restore_records += state.lag(client, task).restore_records(task.end_offset);
+            let records = state.lag(client, task).restore_records(task.end_offset);
+            m.replica_restore_records = m.replica_restore_records.saturating_add(records);
         }
     }
     m.active_spread_per_thread = spread(&active_loads);

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use smoothscale::{assignor, metrics, validate, wire};
+use smoothscale::{assignor, metrics, validate, wire, AssignError};
 
 use super::Failure;
 
@@ -33,9 +33,10 @@ pub(crate) fn run(args: &AssignArgs) -> Result<(), Failure> {
     })?;
     let text = read_input(args.file.as_ref())?;
     let state = wire::state_from_json(&text).map_err(|e| Failure::BadInput(e.to_string()))?;
-    let plan = strategy
-        .assign(&state)
-        .map_err(|e| Failure::BadInput(e.to_string()))?;
+    let plan = strategy.assign(&state).map_err(|e| match e {
+        AssignError::Infeasible(_) => Failure::BadInput(e.to_string()),
+        AssignError::Internal { .. } => Failure::Violation(e.to_string()),
+    })?;
     if let Err(violations) = validate(&state, &plan) {
         let list: Vec<String> = violations.iter().map(ToString::to_string).collect();
         return Err(Failure::Violation(format!(
@@ -45,8 +46,7 @@ pub(crate) fn run(args: &AssignArgs) -> Result<(), Failure> {
         )));
     }
     let figures = args.metrics.then(|| metrics::plan_metrics(&state, &plan));
-    print!("{}", wire::plan_to_json(&plan, figures));
-    Ok(())
+    super::emit(&wire::plan_to_json(&plan, figures))
 }
 
 fn read_input(file: Option<&PathBuf>) -> Result<String, Failure> {

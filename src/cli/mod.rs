@@ -1,9 +1,11 @@
 //! Command-line parsing and dispatch. Exit codes: 0 ok, 1 an invariant was
-//! violated, 2 bad input (one line on stderr naming the field and value).
+//! violated (or standard output could not be written), 2 bad input (one line
+//! on stderr naming the field and value).
 
 mod assign;
 
 use clap::{Parser, Subcommand};
+use smoothscale::model::one_line;
 
 /// Assign stream-processing tasks to instances and compare balancing strategies.
 #[derive(Parser)]
@@ -27,6 +29,21 @@ pub(crate) enum Failure {
     BadInput(String),
     /// A plan broke an invariant: exit 1.
     Violation(String),
+    /// Standard output could not be written: exit 1.
+    Output(String),
+}
+
+/// Writes `text` to standard output. A reader that went away (a closed pipe,
+/// as in `smoothscale assign x.json | head -1`) is not an error.
+pub(crate) fn emit(text: &str) -> Result<(), Failure> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(Failure::Output(format!(
+            "cannot write to standard output: {e}"
+        ))),
+        _ => Ok(()),
+    }
 }
 
 /// Runs the command line; returns the process exit code.
@@ -41,19 +58,16 @@ pub fn run() -> i32 {
     };
     let result = match cli.command {
         Command::Assign(args) => assign::run(&args),
-        Command::Strategies => {
-            print!("{}", strategies_table());
-            Ok(())
-        }
+        Command::Strategies => emit(&strategies_table()),
     };
     match result {
         Ok(()) => 0,
         Err(Failure::BadInput(msg)) => {
-            eprintln!("error: {msg}");
+            eprintln!("error: {}", one_line(&msg));
             2
         }
-        Err(Failure::Violation(msg)) => {
-            eprintln!("error: {msg}");
+        Err(Failure::Violation(msg) | Failure::Output(msg)) => {
+            eprintln!("error: {}", one_line(&msg));
             1
         }
     }

@@ -34,3 +34,17 @@ impl fmt::Display for InputError {
 }
 
 impl std::error::Error for InputError {}
+
+/// `text` with line breaks and other control characters escaped, so that a
+/// message built from input (a key, a file name) is always one line.
+pub fn one_line(text: &str) -> String {
+    text.chars()
+        .map(|c| {
+            if c.is_control() {
+                c.escape_default().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
+}

@@ -96,6 +96,21 @@ impl ClusterState {
     }
 }
 
+/// The path of `key` inside the object at `parent`: `parent.key` for a plain
+/// key (ASCII letters, digits, `_`, `-`), `parent["any key"]` (JSON-escaped,
+/// so always one line) otherwise.
+pub(crate) fn key_path(parent: &str, key: &str) -> String {
+    let plain = !key.is_empty()
+        && key
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
+    match (plain, parent.is_empty()) {
+        (true, true) => key.to_string(),
+        (true, false) => format!("{parent}.{key}"),
+        (false, _) => format!("{parent}[{}]", serde_json::Value::from(key)),
+    }
+}
+
 fn check_config(config: &AssignmentConfig) -> Result<(), InputError> {
     if config.max_warmup_replicas < 1 {
         return Err(InputError::new(
@@ -163,7 +178,7 @@ fn check_clients(
     for (i, client) in clients.iter().enumerate() {
         let at = |field: &str| format!("clients[{i}].{field}");
         if client.id.as_str().is_empty() {
-            return Err(InputError::new(at("id"), "must not be empty"));
+            return Err(InputError::new(at("id"), "must not be empty, got \"\""));
         }
         if let Some(j) = seen.insert(&client.id, i) {
             return Err(InputError::new(
@@ -210,7 +225,7 @@ fn check_tags(client: &Client, at: &dyn Fn(&str) -> String) -> Result<(), InputE
         }
         if value.chars().count() > MAX_TAG_VALUE_LEN {
             return Err(InputError::new(
-                at(&format!("tags.{key}")),
+                key_path(&at("tags"), key),
                 format!("must have at most {MAX_TAG_VALUE_LEN} characters, got {value:?}"),
             ));
         }

@@ -25,7 +25,7 @@ impl<'de, V: Deserialize<'de>> Deserialize<'de> for Entries<V> {
             type Value = Entries<V>;
 
             fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("an object")
+                f.write_str("a JSON object")
             }
 
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {

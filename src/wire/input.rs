@@ -8,13 +8,13 @@ use serde_json::Number;
 
 use super::entries::Entries;
 use crate::model::{
-    AssignmentConfig, Client, ClientId, ClusterState, InputError, Lag, RackAwareStrategy, Task,
-    TaskId,
+    key_path, AssignmentConfig, Client, ClientId, ClusterState, InputError, Lag, RackAwareStrategy,
+    Task, TaskId,
 };
 
 /// The whole input: settings, tasks and clients.
 #[derive(Debug, Default, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, expecting = "a JSON object")]
 pub(crate) struct RawState {
     #[serde(default)]
     pub config: RawConfig,
@@ -26,7 +26,7 @@ pub(crate) struct RawState {
 
 /// `config`: every field optional, Kafka's default when absent.
 #[derive(Debug, Default, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, expecting = "a JSON object")]
 pub(crate) struct RawConfig {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub num_standby_replicas: Option<Number>,
@@ -48,7 +48,7 @@ pub(crate) struct RawConfig {
 
 /// One task.
 #[derive(Debug, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, expecting = "a JSON object")]
 pub(crate) struct RawTask {
     pub id: String,
     #[serde(default)]
@@ -67,7 +67,7 @@ pub(crate) struct RawTask {
 
 /// One client.
 #[derive(Debug, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, expecting = "a JSON object")]
 pub(crate) struct RawClient {
     pub id: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -231,13 +231,18 @@ impl RawClient {
         let mut tags = BTreeMap::new();
         for (k, v) in &self.tags.0 {
             if tags.insert(k.clone(), v.clone()).is_some() {
-                return Err(InputError::new(at(&format!("tags.{k}")), "is given twice"));
+                return Err(InputError::new(key_path(&at("tags"), k), "is given twice"));
             }
         }
         let mut lags = BTreeMap::new();
         for (k, v) in &self.lags.0 {
-            let path = at(&format!("lags.{k}"));
-            let id = task_id(&at("lags"), k)?;
+            let path = key_path(&at("lags"), k);
+            let id: TaskId = k.parse().map_err(|_| {
+                InputError::new(
+                    at("lags"),
+                    format!("keys must be task ids SUBTOPOLOGY_PARTITION like \"0_3\", got {k:?}"),
+                )
+            })?;
             if lags.insert(id, lag(&path, v)?).is_some() {
                 return Err(InputError::new(path, "is given twice"));
             }
@@ -298,6 +303,16 @@ fn lag(path: &str, v: &serde_json::Value) -> Result<Lag, InputError> {
     }
 }
 
+/// Rejects arrays where the document has objects (serde's derived structs
+/// would read them as fields in order).
+pub(crate) fn shape(doc: &serde_json::Value) -> Result<(), InputError> {
+    use super::{expect_object, expect_objects};
+    expect_object("input", Some(doc))?;
+    expect_object("config", doc.get("config"))?;
+    expect_objects("tasks", doc.get("tasks"))?;
+    expect_objects("clients", doc.get("clients"))
+}
+
 impl RawState {
     /// Checks every field and builds the state.
     pub(crate) fn into_state(self) -> Result<ClusterState, InputError> {
@@ -339,7 +354,7 @@ impl RawState {
             .map(|t| RawTask {
                 id: t.id.to_string(),
                 stateful: t.stateful,
-                end_offset: t.stateful.then(|| Number::from(t.end_offset)),
+                end_offset: (t.stateful || t.end_offset != 0).then(|| Number::from(t.end_offset)),
                 cpu: float(t.cpu),
                 ram_mb: t.ram_mb.and_then(num),
                 racks: t.racks.iter().cloned().collect(),

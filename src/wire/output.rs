@@ -7,7 +7,7 @@ use crate::model::{ClientId, ClientPlan, InputError, Plan, TaskId};
 
 /// A plan as written: clients sorted by id, task lists sorted.
 #[derive(Debug, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, expecting = "a JSON object")]
 pub(crate) struct RawPlan {
     pub strategy: String,
     pub clients: Vec<RawClientPlan>,
@@ -16,11 +16,15 @@ pub(crate) struct RawPlan {
     pub diagnostics: Vec<String>,
     #[serde(default, skip_serializing_if = "Option::is_none", skip_deserializing)]
     pub metrics: Option<PlanMetrics>,
+    /// `metrics` when reading: derived figures, accepted and ignored.
+    #[allow(dead_code)]
+    #[serde(default, rename = "metrics", skip_serializing)]
+    pub metrics_read: Option<serde::de::IgnoredAny>,
 }
 
 /// One client's share of a plan.
 #[derive(Debug, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, expecting = "a JSON object")]
 pub(crate) struct RawClientPlan {
     pub id: String,
     pub active: Vec<String>,
@@ -28,6 +32,12 @@ pub(crate) struct RawClientPlan {
     pub standby: Vec<String>,
     #[serde(default)]
     pub warmup: Vec<String>,
+}
+
+/// Rejects arrays where the document has objects.
+pub(crate) fn shape(doc: &serde_json::Value) -> Result<(), InputError> {
+    super::expect_object("input", Some(doc))?;
+    super::expect_objects("clients", doc.get("clients"))
 }
 
 impl RawPlan {
@@ -49,6 +59,7 @@ impl RawPlan {
             followup_rebalance_ms: plan.followup_rebalance_ms,
             diagnostics: plan.diagnostics.clone(),
             metrics,
+            metrics_read: None,
         }
     }
 
@@ -74,7 +85,12 @@ impl RawPlan {
                             format!("must be a task id, got {s:?}"),
                         )
                     })?;
-                    set.insert(t);
+                    if !set.insert(t) {
+                        return Err(InputError::new(
+                            at(&format!("{field}[{k}]")),
+                            format!("lists {s} twice"),
+                        ));
+                    }
                 }
             }
             if plan

@@ -52,3 +52,128 @@ pub fn run(strategy: &str, state: &ClusterState) -> Plan {
 pub fn kip441(state: &ClusterState) -> Plan {
     run("kip441", state)
 }
+
+// ---------------------------------------------------------------------------
+// Kafka's assertion helpers (`AssignmentTestUtils`, kip441-spec §3.1).
+
+/// Kafka's `assertValidAssignment(num_standby, max_warmups, …)`: every task is
+/// known; no stateless task has a standby or warm-up; no client holds a task in
+/// two roles; every task has `min(clients, 1 + standbys)` copies (stateless:
+/// `min(clients, 1)`), except that up to `max_warmups` tasks (visited in
+/// ascending order) may have exactly one copy more — a warm-up. Copies count
+/// actives, standbys and warm-ups alike, as Kafka's `ClientState` does.
+pub fn assert_valid_assignment(state: &ClusterState, plan: &Plan, max_warmups: usize) {
+    use std::collections::{BTreeMap, BTreeSet};
+    let mut holders: BTreeMap<TaskId, BTreeSet<&str>> = BTreeMap::new();
+    for (id, cp) in &plan.clients {
+        let roles = [&cp.active, &cp.standby, &cp.warmup];
+        for (r, set) in roles.iter().enumerate() {
+            for &t in *set {
+                let task = state
+                    .task(t)
+                    .unwrap_or_else(|| panic!("{id} holds unknown task {t}\nplan: {plan:?}"));
+                assert!(
+                    r == 0 || task.stateful,
+                    "{id} holds a standby or warm-up of stateless task {t}\nplan: {plan:?}"
+                );
+                assert!(
+                    holders.entry(t).or_default().insert(id.as_str()),
+                    "{id} holds task {t} in two roles\nplan: {plan:?}"
+                );
+            }
+        }
+    }
+    let clients = state.clients().len();
+    let standbys = state.config().num_standby_replicas as usize;
+    let mut warmups_left = max_warmups;
+    for task in state.tasks() {
+        let copies = holders.get(&task.id).map_or(0, BTreeSet::len);
+        let expected = clients.min(1 + if task.stateful { standbys } else { 0 });
+        if copies == expected {
+            continue;
+        }
+        if copies == expected + 1 && warmups_left > 0 {
+            warmups_left -= 1;
+            continue;
+        }
+        panic!(
+            "task {} has {copies} copies, expected {expected} (warm-ups left {warmups_left})\nplan: {plan:?}",
+            task.id
+        );
+    }
+}
+
+/// Per-thread load `count / capacity` of every client, by `count(plan)`.
+fn per_thread(
+    state: &ClusterState,
+    plan: &Plan,
+    count: impl Fn(&smoothscale::ClientPlan) -> usize,
+) -> Vec<f64> {
+    state
+        .clients()
+        .iter()
+        .map(|c| count(&plan.clients[&c.id]) as f64 / f64::from(c.capacity))
+        .collect()
+}
+
+fn assert_spread_at_most_one(what: &str, loads: &[f64], plan: &Plan) {
+    let max = loads.iter().copied().fold(f64::MIN, f64::max);
+    let min = loads.iter().copied().fold(f64::MAX, f64::min);
+    assert!(
+        max - min <= 1.0,
+        "{what} not balanced: per-thread loads {loads:?}\nplan: {plan:?}"
+    );
+}
+
+/// Kafka's `assertBalancedActiveAssignment`: max − min of actives per thread ≤ 1.
+pub fn assert_balanced_active(state: &ClusterState, plan: &Plan) {
+    let loads = per_thread(state, plan, |cp| cp.active.len());
+    assert_spread_at_most_one("actives", &loads, plan);
+}
+
+/// Kafka's `assertBalancedStatefulAssignment`: max − min of stateful replicas
+/// (actives, standbys and warm-ups) per thread ≤ 1.
+pub fn assert_balanced_stateful(state: &ClusterState, plan: &Plan) {
+    let stateful = |t: &TaskId| state.task(*t).is_some_and(|task| task.stateful);
+    let loads = per_thread(state, plan, |cp| {
+        cp.active
+            .iter()
+            .chain(&cp.standby)
+            .chain(&cp.warmup)
+            .filter(|t| stateful(t))
+            .count()
+    });
+    assert_spread_at_most_one("stateful replicas", &loads, plan);
+}
+
+/// Kafka's `analyzeTaskAssignmentBalance`: the subtopologies (with at least one
+/// active) whose per-*client* active count spread (max − min, clients without
+/// one counting 0) exceeds `threshold`.
+pub fn skewed_subtopologies(plan: &Plan, threshold: usize) -> std::collections::BTreeSet<u32> {
+    use std::collections::{BTreeMap, BTreeSet};
+    let mut counts: BTreeMap<u32, Vec<usize>> = BTreeMap::new();
+    let n = plan.clients.len();
+    for (i, cp) in plan.clients.values().enumerate() {
+        for t in &cp.active {
+            counts.entry(t.subtopology).or_insert_with(|| vec![0; n])[i] += 1;
+        }
+    }
+    counts
+        .into_iter()
+        .filter(|(_, per_client)| {
+            let max = per_client.iter().max().copied().unwrap_or(0);
+            let min = per_client.iter().min().copied().unwrap_or(0);
+            max - min > threshold
+        })
+        .map(|(s, _)| s)
+        .collect::<BTreeSet<u32>>()
+}
+
+/// Kafka's `assertBalancedTasks(clients, threshold)`: no skewed subtopology.
+pub fn assert_balanced_tasks(plan: &Plan, threshold: usize) {
+    let skewed = skewed_subtopologies(plan, threshold);
+    assert!(
+        skewed.is_empty(),
+        "subtopologies {skewed:?} skewed beyond {threshold}\nplan: {plan:?}"
+    );
+}

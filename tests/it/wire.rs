@@ -1,1 +1,514 @@
-//! (being written)
+//! The JSON wire format at the library level (DESIGN §3): round trips,
+//! Kafka's defaults, lag sentinels, duplicate keys, sorted output.
+
+use std::collections::BTreeSet;
+
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use serde_json::{json, Value};
+use smoothscale::wire::{plan_from_json, plan_to_json, state_from_json, state_to_json};
+use smoothscale::{
+    metrics, AssignmentConfig, Client, ClientId, ClientPlan, ClusterState, InputError, Lag, Plan,
+    RackAwareStrategy, Task,
+};
+
+use crate::support::{kip441, state, t, tid};
+
+/// Reads a state that must be valid.
+fn read(text: &str) -> ClusterState {
+    state_from_json(text).unwrap_or_else(|e| panic!("{e}\n{text}"))
+}
+
+/// Reads a state that must be rejected.
+fn reject(text: &str) -> InputError {
+    match state_from_json(text) {
+        Ok(s) => panic!("accepted {text}\nas {s:?}"),
+        Err(e) => e,
+    }
+}
+
+/// A state using every field of the model, clients and tasks out of order.
+fn rich_state() -> ClusterState {
+    let config = AssignmentConfig {
+        num_standby_replicas: 2,
+        acceptable_recovery_lag: u64::MAX,
+        max_warmup_replicas: 7,
+        probing_rebalance_interval_ms: 60_000,
+        rack_aware_assignment_tags: vec!["zone".into(), "cluster".into()],
+        rack_aware_strategy: RackAwareStrategy::BalanceSubtopology,
+        rack_aware_traffic_cost: Some(3),
+        rack_aware_non_overlap_cost: Some(0),
+    };
+    let mut big = Task::stateful(t(0, 10), u64::MAX);
+    big.cpu = Some(0.1);
+    big.ram_mb = Some(512);
+    big.racks = ["r2", "r1"].map(String::from).into();
+    big.changelog_racks = ["r3".to_string()].into();
+    let mut odd_stateless = Task::stateless(t(3, 0));
+    odd_stateless.end_offset = 5;
+    let tasks = vec![
+        Task::stateless(t(1, 0)),
+        big,
+        Task::stateful(t(0, 2), 0),
+        odd_stateless,
+        Task::stateful(t(0, 1), 42),
+    ];
+    let mut z = Client::new("z", u32::MAX)
+        .with_rack("r1")
+        .with_tag("zone", "eu-1a")
+        .with_tag("cluster", "k")
+        .with_previous_active([t(0, 10), t(1, 0)])
+        .with_previous_standby([t(0, 2)])
+        .with_lag(t(0, 10), Lag::Running)
+        .with_lag(t(0, 2), Lag::Records(u64::MAX))
+        .with_lag(t(0, 1), Lag::Unknown);
+    z.host = Some("host-9".into());
+    z.cpu = Some(2.75);
+    z.ram_mb = Some(0);
+    let tasks_for_a = [t(0, 1)];
+    let a = Client::new("a", 3)
+        .with_previous_standby(tasks_for_a)
+        .with_lag(t(0, 1), Lag::Records(0));
+    let capital = Client::new("Ä", 1).with_lag(t(0, 2), Lag::Records(17));
+    state(config, tasks, vec![z, capital, a])
+}
+
+#[test]
+fn state_round_trips_through_json() {
+    let original = rich_state();
+    let text = state_to_json(&original);
+    let back = read(&text);
+    assert_eq!(back, original);
+    // Writing is a fixed point: the text of the re-read state is the same.
+    assert_eq!(state_to_json(&back), text);
+}
+
+#[test]
+fn state_text_round_trips_through_the_model() {
+    let text = r#"{
+        "config": { "num_standby_replicas": 1, "rack_aware_strategy": "min_traffic" },
+        "tasks": [
+            { "id": "0_0", "stateful": true, "end_offset": 500000, "cpu": 0.5, "ram_mb": 512,
+              "racks": ["r1"], "changelog_racks": ["r2", "r1"] },
+            { "id": "1_0", "stateful": false, "end_offset": 9 }
+        ],
+        "clients": [
+            { "id": "a", "capacity": 2, "rack": "r1", "tags": { "zone": "z1" }, "host": "h1",
+              "cpu": 4, "ram_mb": 8192,
+              "previous_active": ["0_0"], "previous_standby": [],
+              "lags": { "0_0": "running" } }
+        ]
+    }"#;
+    let first = read(text);
+    let second = read(&state_to_json(&first));
+    assert_eq!(first, second);
+    assert_eq!(second.tasks()[1].end_offset, 9);
+    assert_eq!(second.clients()[0].cpu, Some(4.0));
+}
+
+/// A random valid state: ids, lags of every kind, extreme numbers.
+fn random_state(seed: u64) -> ClusterState {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut ids = BTreeSet::new();
+    for _ in 0..rng.random_range(0..12) {
+        ids.insert(t(rng.random_range(0..3), rng.random_range(0..40)));
+    }
+    let number = |rng: &mut ChaCha8Rng| match rng.random_range(0..4) {
+        0 => 0,
+        1 => u64::MAX,
+        2 => rng.random_range(0..100),
+        _ => rng.random(),
+    };
+    let tasks: Vec<Task> = ids
+        .iter()
+        .map(|&id| {
+            let mut task = if rng.random_bool(0.7) {
+                Task::stateful(id, number(&mut rng))
+            } else {
+                Task::stateless(id)
+            };
+            if rng.random_bool(0.3) {
+                task.cpu = Some(rng.random_range(0.0..64.0));
+                task.ram_mb = Some(number(&mut rng));
+            }
+            task
+        })
+        .collect();
+    let mut clients = Vec::new();
+    for c in 0..rng.random_range(0..6) {
+        let mut client = Client::new(format!("client-{}", 5 - c), rng.random_range(1..=u32::MAX));
+        if rng.random_bool(0.5) {
+            client = client.with_rack(format!("r{}", rng.random_range(0..3)));
+        }
+        for k in 0..rng.random_range(0..=5) {
+            client = client.with_tag(format!("k{k}"), format!("v{}", rng.random_range(0..3)));
+        }
+        for task in &tasks {
+            match rng.random_range(0..4) {
+                0 => client.previous_active.insert(task.id),
+                1 if task.stateful => client.previous_standby.insert(task.id),
+                _ => false,
+            };
+            if task.stateful && rng.random_bool(0.5) {
+                let lag = match rng.random_range(0..3) {
+                    0 => Lag::Running,
+                    1 => Lag::Unknown,
+                    _ => Lag::Records(number(&mut rng)),
+                };
+                client.lags.insert(task.id, lag);
+            }
+        }
+        clients.push(client);
+    }
+    let config = AssignmentConfig {
+        num_standby_replicas: rng.random_range(0..4),
+        acceptable_recovery_lag: number(&mut rng),
+        max_warmup_replicas: rng.random_range(1..=u32::MAX),
+        probing_rebalance_interval_ms: 60_000 + rng.random_range(0..u64::MAX / 2),
+        ..AssignmentConfig::default()
+    };
+    state(config, tasks, clients)
+}
+
+#[test]
+fn random_states_round_trip() {
+    for seed in 0..200 {
+        let original = random_state(seed);
+        let text = state_to_json(&original);
+        assert_eq!(read(&text), original, "seed {seed}:\n{text}");
+    }
+}
+
+fn sample_plan() -> Plan {
+    let mut plan = Plan {
+        strategy: "kip441".into(),
+        followup_rebalance_ms: Some(600_000),
+        diagnostics: vec!["rack_aware_strategy min_traffic is not applied".into()],
+        ..Plan::default()
+    };
+    plan.clients.insert(
+        ClientId::new("b"),
+        ClientPlan {
+            active: [t(0, 10), t(0, 2), t(1, 0)].into(),
+            standby: [t(0, 1)].into(),
+            warmup: BTreeSet::new(),
+        },
+    );
+    plan.clients.insert(
+        ClientId::new("a"),
+        ClientPlan {
+            active: [t(0, 1)].into(),
+            standby: BTreeSet::new(),
+            warmup: [t(0, 10), t(0, 2)].into(),
+        },
+    );
+    plan.clients
+        .insert(ClientId::new("idle"), ClientPlan::default());
+    plan
+}
+
+#[test]
+fn plan_round_trips_through_json() {
+    let mut plan = sample_plan();
+    for followup in [Some(600_000), None, Some(u64::MAX)] {
+        plan.followup_rebalance_ms = followup;
+        let text = plan_to_json(&plan, None);
+        let back = plan_from_json(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+        assert_eq!(back, plan);
+        assert_eq!(plan_to_json(&back, None), text);
+    }
+    plan.diagnostics.clear();
+    let text = plan_to_json(&plan, None);
+    assert!(
+        !text.contains("diagnostics"),
+        "empty diagnostics are left out"
+    );
+    assert_eq!(plan_from_json(&text).unwrap(), plan);
+}
+
+#[test]
+fn assigned_plans_round_trip_with_and_without_metrics() {
+    for seed in 0..40 {
+        let state = random_state(seed);
+        let plan = kip441(&state);
+        let figures = metrics::plan_metrics(&state, &plan);
+        let plain = plan_to_json(&plan, None);
+        let with_metrics = plan_to_json(&plan, Some(figures));
+        assert_eq!(plan_from_json(&plain).unwrap(), plan, "seed {seed}");
+        assert_eq!(plan_from_json(&with_metrics).unwrap(), plan, "seed {seed}");
+    }
+}
+
+#[test]
+fn plan_json_has_the_design_shape() {
+    let text = plan_to_json(&sample_plan(), None);
+    let v: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(
+        v,
+        json!({
+            "strategy": "kip441",
+            "clients": [
+                { "id": "a", "active": ["0_1"], "standby": [], "warmup": ["0_2", "0_10"] },
+                { "id": "b", "active": ["0_2", "0_10", "1_0"], "standby": ["0_1"], "warmup": [] },
+                { "id": "idle", "active": [], "standby": [], "warmup": [] }
+            ],
+            "followup_rebalance_ms": 600000,
+            "diagnostics": ["rack_aware_strategy min_traffic is not applied"]
+        })
+    );
+    // Field order as in DESIGN §3, two-space indentation, a final newline.
+    let strategy = text.find("\"strategy\"").unwrap();
+    let clients = text.find("\"clients\"").unwrap();
+    let followup = text.find("\"followup_rebalance_ms\"").unwrap();
+    assert!(strategy < clients && clients < followup);
+    assert!(text.starts_with("{\n  \"strategy\""));
+    assert!(text.ends_with("}\n") && !text.ends_with("\n\n"));
+}
+
+#[test]
+fn missing_config_takes_kafka_defaults() {
+    for text in [
+        r#"{}"#,
+        r#"{"config": {}}"#,
+        r#"{"config": {}, "tasks": [], "clients": []}"#,
+    ] {
+        let c = read(text).config().clone();
+        assert_eq!(c, AssignmentConfig::default(), "{text}");
+        assert_eq!(c.num_standby_replicas, 0);
+        assert_eq!(c.acceptable_recovery_lag, 10_000);
+        assert_eq!(c.max_warmup_replicas, 2);
+        assert_eq!(c.probing_rebalance_interval_ms, 600_000);
+        assert!(c.rack_aware_assignment_tags.is_empty());
+        assert_eq!(c.rack_aware_strategy, RackAwareStrategy::None);
+        assert_eq!(c.rack_aware_traffic_cost, None);
+        assert_eq!(c.rack_aware_non_overlap_cost, None);
+    }
+    // One field given, the others keep their defaults.
+    let c = read(r#"{"config": {"max_warmup_replicas": 5}}"#)
+        .config()
+        .clone();
+    assert_eq!(
+        c,
+        AssignmentConfig {
+            max_warmup_replicas: 5,
+            ..AssignmentConfig::default()
+        }
+    );
+    // The bounds themselves are accepted.
+    let c = read(
+        r#"{"config": {"num_standby_replicas": 0, "acceptable_recovery_lag": 0,
+            "max_warmup_replicas": 1, "probing_rebalance_interval_ms": 60000}}"#,
+    )
+    .config()
+    .clone();
+    assert_eq!(c.acceptable_recovery_lag, 0);
+    assert_eq!(c.max_warmup_replicas, 1);
+    assert_eq!(c.probing_rebalance_interval_ms, 60_000);
+}
+
+#[test]
+fn missing_task_and_client_fields_take_defaults() {
+    let s = read(r#"{"tasks": [{"id": "0_0"}], "clients": [{"id": "a"}]}"#);
+    assert_eq!(s.tasks(), [Task::stateless(t(0, 0))]);
+    assert_eq!(s.clients(), [Client::new("a", 1)]);
+}
+
+#[test]
+fn lag_sentinels_and_counts_parse() {
+    let s = read(
+        r#"{"tasks": [
+              {"id": "0_0", "stateful": true, "end_offset": 100},
+              {"id": "0_1", "stateful": true, "end_offset": 100},
+              {"id": "0_2", "stateful": true, "end_offset": 100},
+              {"id": "0_3", "stateful": true, "end_offset": 100},
+              {"id": "0_4", "stateful": true, "end_offset": 100}],
+            "clients": [{"id": "a", "lags": {
+              "0_0": "running", "0_1": "unknown", "0_2": 0, "0_3": 18446744073709551615}}]}"#,
+    );
+    let a = &s.clients()[0];
+    assert_eq!(a.lags[&tid("0_0")], Lag::Running);
+    assert_eq!(a.lags[&tid("0_1")], Lag::Unknown);
+    assert_eq!(a.lags[&tid("0_2")], Lag::Records(0));
+    assert_eq!(a.lags[&tid("0_3")], Lag::Records(u64::MAX));
+    // Sparse: no entry for 0_4, whose lag is then its end offset.
+    assert!(!a.lags.contains_key(&tid("0_4")));
+    assert_eq!(s.lag(a, &s.tasks()[4]), Lag::Records(100));
+    // Written back as the same sentinels.
+    let v: Value = serde_json::from_str(&state_to_json(&s)).unwrap();
+    assert_eq!(
+        v["clients"][0]["lags"],
+        json!({"0_0": "running", "0_1": "unknown", "0_2": 0, "0_3": 18446744073709551615u64})
+    );
+}
+
+#[test]
+fn duplicate_keys_in_lags_and_tags_are_rejected_with_the_path() {
+    let e = reject(
+        r#"{"tasks": [{"id": "0_0", "stateful": true}, {"id": "0_1", "stateful": true}],
+            "clients": [{"id": "a"}, {"id": "b", "lags": {"0_0": 5, "0_1": 1, "0_0": "running"}}]}"#,
+    );
+    assert_eq!(e.path, "clients[1].lags.0_0");
+    assert!(e.message.contains("twice"), "{e}");
+
+    let e =
+        reject(r#"{"clients": [{"id": "a", "tags": {"zone": "z1", "rack": "r", "zone": "z1"}}]}"#);
+    assert_eq!(e.path, "clients[0].tags.zone");
+    assert!(e.message.contains("twice"), "{e}");
+
+    // A key that is not a plain word is quoted in the path, escaped to one line.
+    let e = reject(r#"{"clients": [{"id": "a", "tags": {"zone.x\ny": "1", "zone.x\ny": "2"}}]}"#);
+    assert_eq!(e.path, r#"clients[0].tags["zone.x\ny"]"#);
+    assert!(!e.to_string().contains('\n'), "{e}");
+
+    // Two spellings of one task id are one key.
+    let e = reject(
+        r#"{"tasks": [{"id": "0_1", "stateful": true}],
+            "clients": [{"id": "a", "lags": {"0_1": 1, "00_1": 2}}]}"#,
+    );
+    assert!(e.path.starts_with("clients[0].lags"), "{e}");
+    assert!(e.message.contains("twice"), "{e}");
+}
+
+#[test]
+fn errors_carry_path_and_message_apart() {
+    let e = reject(r#"{"clients": [{"id": "a"}, {"id": "b", "capacity": 0}]}"#);
+    assert_eq!(e.path, "clients[1].capacity");
+    assert_eq!(e.message, "must be at least 1, got 0");
+    assert_eq!(
+        e.to_string(),
+        "clients[1].capacity must be at least 1, got 0"
+    );
+
+    let e = reject(r#"{"clients": [{"id": "a", "shoe_size": 44}]}"#);
+    assert_eq!(e.path, "clients[0].shoe_size");
+    assert!(e.message.contains("unknown field"), "{e}");
+
+    let e = reject(r#"{"config": {"rack_aware_strategy": "nearest"}}"#);
+    assert_eq!(e.path, "config.rack_aware_strategy");
+    assert!(
+        e.message.contains("nearest") && e.message.contains("min_traffic"),
+        "{e}"
+    );
+
+    let e = reject("[]");
+    assert_eq!(e.path, "input");
+    assert!(e.message.contains("object"), "{e}");
+
+    // Every message is one line.
+    for text in [
+        "",
+        "{",
+        "{}}",
+        r#"{"tasks": 1}"#,
+        r#"{"tasks": [{"id": "0_0", "id": "0_1"}]}"#,
+    ] {
+        let e = reject(text);
+        assert!(!e.to_string().contains('\n'), "{e:?}");
+        assert!(!e.path.is_empty(), "{e:?}");
+    }
+}
+
+#[test]
+fn plan_reading_is_strict() {
+    let cases = [
+        (
+            r#"{"strategy": "x", "clients": [], "followup_rebalance_ms": null, "extra": 1}"#,
+            "extra",
+        ),
+        (
+            r#"{"strategy": "x", "clients": [{"id": "a", "active": ["0-1"]}], "followup_rebalance_ms": null}"#,
+            "clients[0].active[0]",
+        ),
+        (
+            r#"{"strategy": "x", "clients": [{"id": "a", "active": []}, {"id": "a", "active": []}], "followup_rebalance_ms": null}"#,
+            "clients[1].id",
+        ),
+        (
+            r#"{"strategy": "x", "clients": [{"id": "a", "active": ["0_1"], "warmup": ["0_2", "0_2"]}], "followup_rebalance_ms": null}"#,
+            "clients[0].warmup[1]",
+        ),
+        (
+            r#"{"strategy": "x", "clients": [["a", []]], "followup_rebalance_ms": null}"#,
+            "clients[0]",
+        ),
+        (
+            r#"{"strategy": "x", "clients": [], "followup_rebalance_ms": -1}"#,
+            "followup_rebalance_ms",
+        ),
+        (r#"["x", [], null]"#, "input"),
+    ];
+    for (text, path) in cases {
+        match plan_from_json(text) {
+            Ok(p) => panic!("accepted {text} as {p:?}"),
+            Err(e) => assert_eq!(e.path, path, "{text}: {e}"),
+        }
+    }
+}
+
+#[test]
+fn written_lists_are_sorted() {
+    let s = read(
+        r#"{"tasks": [
+              {"id": "1_0"}, {"id": "0_10", "stateful": true}, {"id": "0_2", "stateful": true},
+              {"id": "10_0", "stateful": true}, {"id": "2_0", "stateful": true}],
+            "clients": [
+              {"id": "b", "tags": {"zone": "z", "cluster": "c"},
+               "previous_active": ["10_0", "0_10", "0_2"],
+               "previous_standby": ["2_0"],
+               "lags": {"10_0": 1, "0_10": 2, "2_0": 3, "0_2": 4}},
+              {"id": "B"}, {"id": "a"}, {"id": "a0"}]}"#,
+    );
+    let v: Value = serde_json::from_str(&state_to_json(&s)).unwrap();
+    let strings = |v: &Value| -> Vec<String> {
+        v.as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x.as_str().unwrap().to_string())
+            .collect()
+    };
+    let ids = |v: &Value| -> Vec<String> {
+        v.as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x["id"].as_str().unwrap().to_string())
+            .collect()
+    };
+    assert_eq!(ids(&v["tasks"]), ["0_2", "0_10", "1_0", "2_0", "10_0"]);
+    assert_eq!(ids(&v["clients"]), ["B", "a", "a0", "b"]);
+    let b = &v["clients"][3];
+    assert_eq!(strings(&b["previous_active"]), ["0_2", "0_10", "10_0"]);
+    // Object keys in written order (serde_json::Value would sort them itself).
+    let text = state_to_json(&s);
+    let order = |keys: &[&str]| {
+        let at: Vec<usize> = keys
+            .iter()
+            .map(|k| text.find(&format!("\"{k}\": ")).unwrap())
+            .collect();
+        assert!(
+            at.windows(2).all(|w| w[0] < w[1]),
+            "{keys:?} out of order in\n{text}"
+        );
+    };
+    order(&["cluster", "zone"]);
+    let lags = &text[text.find("\"lags\"").unwrap()..];
+    let lag_keys: Vec<usize> = ["0_2", "0_10", "2_0", "10_0"]
+        .iter()
+        .map(|k| lags.find(&format!("\"{k}\": ")).unwrap())
+        .collect();
+    assert!(lag_keys.windows(2).all(|w| w[0] < w[1]), "{lags}");
+
+    // Plans: clients by id, tasks by subtopology then partition.
+    let mut plan = Plan::default();
+    for id in ["b", "B", "a"] {
+        plan.clients.insert(
+            ClientId::new(id),
+            ClientPlan {
+                active: [t(10, 0), t(0, 10), t(0, 2)].into(),
+                ..ClientPlan::default()
+            },
+        );
+    }
+    let v: Value = serde_json::from_str(&plan_to_json(&plan, None)).unwrap();
+    assert_eq!(ids(&v["clients"]), ["B", "a", "b"]);
+    assert_eq!(strings(&v["clients"][0]["active"]), ["0_2", "0_10", "10_0"]);
+}

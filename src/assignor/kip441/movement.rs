@@ -70,18 +70,26 @@ fn swap(work: &mut Work, t: Task, src: Client, dest: Client) {
     work.switch_role(src, t, Role::Standby);
 }
 
-/// Moves every active that sits on a client that is not caught up while a
-/// more caught-up client exists. Returns the number of movements scheduled
-/// (swaps included), which decides the probing rebalance.
-pub(super) fn move_actives(work: &mut Work, lags: &LagIndex, budget: &mut Budget) -> usize {
+/// The movements of `role` replicas, in service order: (caught-up clients,
+/// task, destination) for every replica on a client that needs to give it up.
+/// Warm-ups are not in the standby sets, so they stay put.
+fn movements(work: &Work, lags: &LagIndex, role: Role) -> BTreeSet<(usize, Task, Client)> {
     let mut queue = BTreeSet::new();
     for c in 0..work.client_count() {
-        for &t in &work.active[c] {
+        for &t in work.tasks(c, role) {
             if lags.needs_move(c, t) {
                 queue.insert((lags.caught_up_count(t), t, c));
             }
         }
     }
+    queue
+}
+
+/// Moves every active that sits on a client that is not caught up while a
+/// more caught-up client exists. Returns the number of movements scheduled
+/// (swaps included), which decides the probing rebalance.
+pub(super) fn move_actives(work: &mut Work, lags: &LagIndex, budget: &mut Budget) -> usize {
+    let queue = movements(work, lags, Role::Active);
     let scheduled = queue.len();
     for (_, t, dest) in queue {
         let standby_holder = work.replicas[t]
@@ -114,14 +122,7 @@ pub(super) fn move_actives(work: &mut Work, lags: &LagIndex, budget: &mut Budget
 /// gets the standby; the old holder keeps it as a warm-up while the budget
 /// lasts. Returns the number of movements performed.
 pub(super) fn move_standbys(work: &mut Work, lags: &LagIndex, budget: &mut Budget) -> usize {
-    let mut queue = BTreeSet::new();
-    for c in 0..work.client_count() {
-        for &t in &work.standby[c] {
-            if lags.needs_move(c, t) {
-                queue.insert((lags.caught_up_count(t), t, c));
-            }
-        }
-    }
+    let queue = movements(work, lags, Role::Standby);
     let mut moved = 0;
     for (_, t, dest) in queue {
         let eligible = |c: Client| !work.holds(c, t);
