@@ -581,6 +581,15 @@ fn honours(fx: &Fixture, task: &str, allowed: &[&[&str]]) -> bool {
     allowed.iter().filter(|a| set(a) == holders).count() == 1
 }
 
+/// Asserts [`honours`] for every task of each group, with the group's rules.
+fn assert_honours(fx: &Fixture, groups: &[(&[&str], &[&[&str]])]) {
+    for (tasks, allowed) in groups {
+        for task in *tasks {
+            assert!(honours(fx, task, allowed), "{task}");
+        }
+    }
+}
+
 /// `shouldNotAssignStatelessTasksToAnyClients`: standbys only for the stateful
 /// tasks the assignor is given (1_x), never for the stateless 0_x.
 #[test]
@@ -705,24 +714,14 @@ fn tag_aware_actives_on_the_same_zone() {
         assert_eq!(fx.standby_count(c), 2, "{c}");
     }
     assert_eq!(fx.total_standbys(), 12);
-    for task in ["0_0", "1_0"] {
-        assert!(
-            honours(&fx, task, &[&["c9", "c5"], &["c6", "c8"]]),
-            "{task}"
-        );
-    }
-    for task in ["0_1", "1_1"] {
-        assert!(
-            honours(&fx, task, &[&["c2", "c9"], &["c3", "c8"]]),
-            "{task}"
-        );
-    }
-    for task in ["0_2", "1_2"] {
-        assert!(
-            honours(&fx, task, &[&["c5", "c3"], &["c2", "c6"]]),
-            "{task}"
-        );
-    }
+    assert_honours(
+        &fx,
+        &[
+            (&["0_0", "1_0"], &[&["c9", "c5"], &["c6", "c8"]]),
+            (&["0_1", "1_1"], &[&["c2", "c9"], &["c3", "c8"]]),
+            (&["0_2", "1_2"], &[&["c5", "c3"], &["c2", "c6"]]),
+        ],
+    );
 }
 
 /// The same input in ascending task order, as the HA assignor walks it
@@ -740,24 +739,14 @@ fn tag_aware_actives_on_the_same_zone_in_ascending_order() {
     StandbyPlacer::for_state(&fx.state).assign(&mut fx.work, &all, 2);
 
     assert_eq!(fx.total_standbys(), 12);
-    for task in ["0_0", "1_0"] {
-        assert!(
-            honours(&fx, task, &[&["c9", "c5"], &["c6", "c8"]]),
-            "{task}"
-        );
-    }
-    for task in ["0_1", "1_1"] {
-        assert!(
-            honours(&fx, task, &[&["c2", "c9"], &["c3", "c8"]]),
-            "{task}"
-        );
-    }
-    for task in ["0_2", "1_2"] {
-        assert!(
-            honours(&fx, task, &[&["c5", "c3"], &["c2", "c6"]]),
-            "{task}"
-        );
-    }
+    assert_honours(
+        &fx,
+        &[
+            (&["0_0", "1_0"], &[&["c9", "c5"], &["c6", "c8"]]),
+            (&["0_1", "1_1"], &[&["c2", "c9"], &["c3", "c8"]]),
+            (&["0_2", "1_2"], &[&["c5", "c3"], &["c2", "c6"]]),
+        ],
+    );
     let counts: Vec<usize> = ["c2", "c3", "c5", "c6", "c8", "c9"]
         .iter()
         .map(|c| fx.standby_count(c))
@@ -789,24 +778,14 @@ fn tag_aware_actives_on_the_same_cluster() {
         assert_eq!(fx.standby_count(c), 2, "{c}");
     }
     assert_eq!(fx.total_standbys(), 12);
-    for task in ["0_0", "1_0"] {
-        assert!(
-            honours(&fx, task, &[&["c9", "c5"], &["c6", "c8"]]),
-            "{task}"
-        );
-    }
-    for task in ["0_1", "1_1"] {
-        assert!(
-            honours(&fx, task, &[&["c4", "c9"], &["c6", "c7"]]),
-            "{task}"
-        );
-    }
-    for task in ["0_2", "1_2"] {
-        assert!(
-            honours(&fx, task, &[&["c5", "c7"], &["c4", "c8"]]),
-            "{task}"
-        );
-    }
+    assert_honours(
+        &fx,
+        &[
+            (&["0_0", "1_0"], &[&["c9", "c5"], &["c6", "c8"]]),
+            (&["0_1", "1_1"], &[&["c4", "c9"], &["c6", "c7"]]),
+            (&["0_2", "1_2"], &[&["c5", "c7"], &["c4", "c8"]]),
+        ],
+    );
 }
 
 /// `shouldDoThePartialRackAwareness` (§2.9's example): six clients
