@@ -8,7 +8,7 @@ use crate::assignor::Claims;
 use crate::model::{ClientId, ClusterState, Plan, TaskId};
 
 /// One broken invariant.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum Violation {
     /// The plan names a client the state does not have.
     UnknownClient(ClientId),
@@ -32,6 +32,17 @@ pub enum Violation {
         expected: usize,
         /// Standbys in the plan.
         actual: usize,
+    },
+    /// The actives' stated demands exceed what a client states it offers.
+    OverCapacity {
+        /// The client.
+        client: ClientId,
+        /// `cpu` or `ram_mb`.
+        resource: &'static str,
+        /// Σ of the actives' stated demands.
+        demand: f64,
+        /// What the client offers.
+        capacity: f64,
     },
     /// More warm-ups than `max_warmup_replicas`.
     TooManyWarmups {
@@ -65,6 +76,15 @@ impl fmt::Display for Violation {
                 expected,
                 actual,
             } => write!(f, "task {task} has {actual} standbys, expected {expected}"),
+            Violation::OverCapacity {
+                client,
+                resource,
+                demand,
+                capacity,
+            } => write!(
+                f,
+                "client {client} is given {demand} {resource} of actives but offers {capacity}"
+            ),
             Violation::TooManyWarmups { limit, actual } => {
                 write!(f, "plan has {actual} warm-ups, limit {limit}")
             }
@@ -86,8 +106,8 @@ pub fn validate(state: &ClusterState, plan: &Plan) -> Result<(), Vec<Violation>>
 /// other; every task exactly one active while any client exists; no client
 /// holds two replicas of one task; standbys and warm-ups only of stateful
 /// tasks; and, where the strategy `claims` them, `min(num_standby_replicas,
-/// clients − 1)` standbys per stateful task and at most `max_warmup_replicas`
-/// warm-ups. Returns every violation found.
+/// clients − 1)` standbys per stateful task, at most `max_warmup_replicas`
+/// warm-ups, and actives within the resources clients state. Returns every violation found.
 pub fn validate_claims(
     state: &ClusterState,
     plan: &Plan,
@@ -124,6 +144,9 @@ pub fn validate_claims(
     if claims.standby_count {
         check_standby_count(state, &standbys, &mut found);
     }
+    if claims.resource_capacity {
+        check_resources(state, plan, &mut found);
+    }
     let limit = state.config().max_warmup_replicas as usize;
     if claims.warmup_budget && plan.warmup_count() > limit {
         found.push(Violation::TooManyWarmups {
@@ -147,6 +170,33 @@ fn check_clients(state: &ClusterState, plan: &Plan, found: &mut Vec<Violation>) 
     for client in state.clients() {
         if !plan.clients.contains_key(&client.id) {
             found.push(Violation::MissingClient(client.id.clone()));
+        }
+    }
+}
+
+fn check_resources(state: &ClusterState, plan: &Plan, found: &mut Vec<Violation>) {
+    for client in state.clients() {
+        let Some(cp) = plan.clients.get(&client.id) else {
+            continue;
+        };
+        let tasks: Vec<_> = cp.active.iter().filter_map(|&t| state.task(t)).collect();
+        let cpu: f64 = tasks.iter().filter_map(|t| t.cpu).sum();
+        let ram: u64 = tasks.iter().filter_map(|t| t.ram_mb).sum();
+        let mut over = |resource, demand: f64, capacity: f64| {
+            if demand > capacity {
+                found.push(Violation::OverCapacity {
+                    client: client.id.clone(),
+                    resource,
+                    demand,
+                    capacity,
+                });
+            }
+        };
+        if let Some(capacity) = client.cpu {
+            over("cpu", cpu, capacity);
+        }
+        if let Some(capacity) = client.ram_mb {
+            over("ram_mb", ram as f64, capacity as f64);
         }
     }
 }

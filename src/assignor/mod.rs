@@ -1,7 +1,10 @@
 //! The [`Assignor`] trait every strategy implements, and the registry of
 //! strategies by name.
 
+pub mod heron;
 pub mod kip441;
+pub mod samza;
+pub mod sticky;
 
 use crate::model::{ClusterState, Plan};
 
@@ -30,6 +33,10 @@ pub struct Claims {
     pub standby_count: bool,
     /// At most `max_warmup_replicas` warm-ups in one plan.
     pub warmup_budget: bool,
+    /// On every client that states `cpu` or `ram_mb`, the actives' stated
+    /// demands add up to no more than it (tasks without a stated demand are
+    /// not counted here; a strategy's own defaults are its tests' business).
+    pub resource_capacity: bool,
 }
 
 /// A task-assignment strategy: data in, plan out.
@@ -47,7 +54,15 @@ pub trait Assignor: Sync {
     fn assign(&self, state: &ClusterState) -> Result<Plan, AssignError>;
 }
 
-static ALL: &[&dyn Assignor] = &[&kip441::Kip441];
+static ALL: &[&dyn Assignor] = &[
+    &kip441::Kip441,
+    &sticky::LegacySticky,
+    &sticky::FallbackPrior,
+    &samza::Samza,
+    &heron::HeronRoundRobin,
+    &heron::HeronFirstFitDecreasing,
+    &heron::HeronResourceCompliantRoundRobin,
+];
 
 /// Every registered strategy, in a fixed order.
 pub fn all() -> &'static [&'static dyn Assignor] {

@@ -2,7 +2,10 @@
 
 mod cli;
 mod convergence;
+mod heron;
 mod kip441_spec;
 mod properties;
+mod samza;
+mod sticky;
 mod support;
 mod wire;

@@ -177,3 +177,21 @@ pub fn assert_balanced_tasks(plan: &Plan, threshold: usize) {
         "subtopologies {skewed:?} skewed beyond {threshold}\nplan: {plan:?}"
     );
 }
+
+/// Runs `strategy` on `state`: a plan that passed `validate`, or the message
+/// of an `AssignError::Infeasible` (an input the strategy cannot serve, such
+/// as demands that fit on no client). Panics on an internal error or a
+/// broken invariant.
+pub fn outcome(strategy: &str, state: &ClusterState) -> Result<Plan, String> {
+    let assignor = assignor::by_name(strategy).expect("registered strategy");
+    match assignor.assign(state) {
+        Ok(plan) => {
+            if let Err(v) = validate(state, &plan) {
+                panic!("{strategy} broke invariants: {v:?}\nplan: {plan:?}");
+            }
+            Ok(plan)
+        }
+        Err(smoothscale::AssignError::Infeasible(msg)) => Err(msg),
+        Err(e) => panic!("{strategy} failed: {e}"),
+    }
+}

@@ -85,6 +85,7 @@ impl Assignor for Kip441 {
         Claims {
             standby_count: true,
             warmup_budget: true,
+            resource_capacity: false,
         }
     }
 

@@ -1,0 +1,693 @@
+//! `heron-rr`, `heron-ffd`, `heron-rcrr`: Apache Heron's packing algorithms
+//! (samza-heron-spec §3, §4.3), with clients as Heron's containers.
+//!
+//! # What Heron does
+//! A Heron topology is a set of *components* whose *instances* are packed
+//! into *containers*. Every instance needs CPU and RAM (stated per component,
+//! else the instance defaults: 1 CPU, 1 GiB); every container has a capacity
+//! (stated, else instance default × `topology.container.max.instances` = 10)
+//! and a *padding* for its stream and metrics managers. Three packers:
+//!
+//! - `RoundRobinPacking` (`round_robin.rs`) deals instances round-robin over a
+//!   fixed number of containers and then *sizes* the instances to fit,
+//!   instead of rejecting anything; a change re-packs from scratch.
+//! - `ResourceCompliantRRPacking` (`rcrr.rs`) deals strictly round-robin while
+//!   `Σ demands + padding ≤ capacity` holds, and opens one more container
+//!   when it does not; a change keeps every instance where it is and deals
+//!   the new ones by a *flexible* round robin that skips full containers.
+//! - `FirstFitDecreasingPacking` (`ffd.rs`) sorts instances by RAM then CPU,
+//!   decreasing, and puts each in the first container (by id) with room,
+//!   with at most 10 instances per container; a change keeps every instance
+//!   and first-fits the new ones, filling holes in old containers first.
+//!
+//! # The mapping (spec §4.3)
+//! Clients are containers, ranked by id (container 1 = the lowest id);
+//! a subtopology is a component and a task its instance (component index =
+//! partition). A task's demand is its stated `cpu` / `ram_mb`, else Heron's
+//! instance default; a client's capacity is its stated `cpu` / `ram_mb`, else
+//! Heron's container default (10 CPU, 10 240 MiB). Padding (FFD, RCRR) is
+//! `max(absolute, 10 % × capacity)` per resource: 1 CPU and 1 024 MiB with the
+//! defaults, so a default client holds 9 default tasks. All of this is in
+//! [`HeronConfig`], whose [`Default`] the registered strategies use.
+//!
+//! A client's `capacity` (threads) is not read: Heron has no thread count,
+//! every instance is its own process, and a container's size is its CPU and
+//! RAM. The "previous plan" of a repack is the clients' `previous_active`
+//! sets; tasks that vanished are simply gone, and a task listed by several
+//! clients is kept by the first (lowest id) where it fits.
+//!
+//! # What the port keeps, and where it must differ
+//! Heron's orders, its padding and capacity rule, FFD's sort and its limit
+//! of tasks per client, RR's component order (stated RAM, descending; CPU
+//! never breaks a tie) and RR's container sizing (reported, not enforced),
+//! RCRR's strict first packing and flexible repacking, and the rule that a
+//! repack never moves an instance. Where Java iterates a `HashMap`, the port
+//! takes subtopology order (the spec's "deterministic deviation").
+//!
+//! A cluster's clients are given, so where Heron opens container N+1 (RCRR's
+//! first packing restarts with one more container; FFD and RCRR's repacks
+//! add one), the port returns [`AssignError::Infeasible`] naming the task, its
+//! demand and the room left. Other differences, all forced by the model:
+//! - a lost client's tasks go through the algorithm's add path (real Heron
+//!   restarts the whole container, same instances, elsewhere);
+//! - a surviving task whose client no longer has room for it (demands or
+//!   capacities changed) is placed again by the add path, with a diagnostic;
+//!   survivors of one client are kept in task-id order while they fit;
+//! - RR packs over all current clients (`N = #clients`) on every change;
+//!   Heron's own RR repack would pick `N' = ⌈T / (T₀ / N₀)⌉` containers from
+//!   the topology's first size, which the model does not record, so that
+//!   option (`rr_fixed_n` in the spec) is not offered;
+//! - with more clients than tasks, RR and RCRR leave the extra clients empty
+//!   (Heron refuses more containers than instances, or lowers the count);
+//! - per-task demands generalise Heron's per-component ones: FFD sorts tasks
+//!   (not components) by their own demand, which is Heron's order whenever a
+//!   subtopology's tasks all state the same; RR ranks a subtopology by the
+//!   largest RAM any of its tasks states.
+//!
+//! # What it ignores
+//! Lags, the stateful flag (except RR's checkpoint-manager padding, reported
+//! only), hosts, racks and tags, thread counts, and `previous_standby`: Heron
+//! places by resources alone. Heron has no standbys: `num_standby_replicas`
+//! is left unassigned, with a diagnostic when stateful tasks exist; no
+//! warm-ups, no follow-up rebalance. The model has no disk, so Heron's disk
+//! dimension, its minimum instance sizes (192 MiB RAM, 0.1 CPU) and the
+//! rounding of container CPU in the built plan are not modelled.
+//!
+//! # Complexity
+//! With T tasks, C clients, K subtopologies and P previous placements:
+//! RR O(T + K log K + C); RCRR O(T) for the strict first packing and
+//! O(P + T·C) for a repack (each new task scans at most C clients); FFD
+//! O(P + T log T + T·C). Usage per client is kept incrementally, so a fit is
+//! O(1).
+//!
+//! # Claims
+//! Every task has one active while any client exists; nothing else is
+//! assigned. `heron-ffd` and `heron-rcrr` claim `resource_capacity` and keep
+//! a stronger rule of their own: on every client, the demands of its tasks
+//! (stated or default) plus its padding fit in its capacity (stated or
+//! default), and for FFD at most 10 tasks; when that cannot be done they
+//! return `Infeasible`, never a plan over capacity. `heron-rr` claims nothing
+//! beyond the common rules: it resizes instances instead of rejecting them.
+//! The same input gives the same plan.
+
+mod ffd;
+mod rcrr;
+mod round_robin;
+
+use std::fmt::Write as _;
+
+use crate::model::{ClientPlan, ClusterState, Plan, RackAwareStrategy};
+
+use super::{AssignError, Assignor, Claims};
+
+// ---------------------------------------------------------------------------
+// Settings
+// ---------------------------------------------------------------------------
+
+/// FFD's sort order (`topology.packing.ffd.sorting.strategy`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum FfdSort {
+    /// RAM descending, then CPU descending (Heron's default).
+    #[default]
+    RamFirst,
+    /// CPU descending, then RAM descending.
+    CpuFirst,
+}
+
+/// Heron's packing settings (samza-heron-spec §3.2), with Heron's defaults.
+///
+/// The registered strategies use [`HeronConfig::default`]; `assign_with`
+/// takes others. A plan still names its strategy, so `validate` holds it to
+/// that strategy's claims: with no CPU padding at all, a stated total within
+/// a rounding error of a stated capacity may be judged differently there
+/// (`validate` sums in task order; the packer in placement order).
+#[derive(Debug, Clone, PartialEq)]
+pub struct HeronConfig {
+    /// `heron.resources.instance.cpu`: the CPU of a task that states none.
+    pub instance_cpu: f64,
+    /// `heron.resources.instance.ram`, MiB: the RAM of a task that states none.
+    pub instance_ram_mb: u64,
+    /// `topology.container.max.instances`: sizes the default container
+    /// (instance default × this) for FFD and RCRR, and caps FFD's tasks per client.
+    pub max_instances: usize,
+    /// `topology.container.padding.percentage` (FFD, RCRR).
+    pub padding_percent: u32,
+    /// `topology.container.cpu.padding` (FFD, RCRR).
+    pub padding_cpu: f64,
+    /// `topology.container.ram.padding`, MiB (FFD, RCRR).
+    pub padding_ram_mb: u64,
+    /// RR's fixed CPU padding.
+    pub rr_padding_cpu: f64,
+    /// RR's RAM padding: stream manager and metrics manager.
+    pub rr_padding_ram_mb: u64,
+    /// RR's extra RAM padding for the checkpoint manager, added when any task
+    /// is stateful (Heron runs stateful topologies effectively-once).
+    pub rr_checkpoint_ram_mb: u64,
+    /// FFD's sort order.
+    pub ffd_sort: FfdSort,
+}
+
+impl Default for HeronConfig {
+    /// Heron's defaults: instances of 1 CPU and 1 GiB, 10 per container,
+    /// padding `max(1 CPU / 1 GiB, 10 %)`; RR padding 1 CPU and 2 GiB (+1 GiB
+    /// with a checkpoint manager); FFD sorted RAM first.
+    fn default() -> Self {
+        HeronConfig {
+            instance_cpu: 1.0,
+            instance_ram_mb: 1024,
+            max_instances: 10,
+            padding_percent: 10,
+            padding_cpu: 1.0,
+            padding_ram_mb: 1024,
+            rr_padding_cpu: 1.0,
+            rr_padding_ram_mb: 2048,
+            rr_checkpoint_ram_mb: 1024,
+            ffd_sort: FfdSort::RamFirst,
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// The three strategies
+// ---------------------------------------------------------------------------
+
+/// `heron-rr`: Heron's `RoundRobinPacking` over all clients.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct HeronRoundRobin;
+
+impl HeronRoundRobin {
+    /// Assigns with other settings than Heron's defaults. Never infeasible.
+    pub fn assign_with(&self, state: &ClusterState, config: &HeronConfig) -> Plan {
+        round_robin::assign(state, config, self.name())
+    }
+}
+
+impl Assignor for HeronRoundRobin {
+    fn name(&self) -> &'static str {
+        "heron-rr"
+    }
+
+    fn description(&self) -> &'static str {
+        "Heron's RoundRobinPacking: tasks dealt round-robin over all clients (subtopologies by stated RAM), re-packed from scratch on every change; resources reported, not enforced; no standbys"
+    }
+
+    fn claims(&self) -> Claims {
+        Claims::default()
+    }
+
+    fn assign(&self, state: &ClusterState) -> Result<Plan, AssignError> {
+        Ok(self.assign_with(state, &HeronConfig::default()))
+    }
+}
+
+/// `heron-ffd`: Heron's `FirstFitDecreasingPacking`.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct HeronFirstFitDecreasing;
+
+impl HeronFirstFitDecreasing {
+    /// Assigns with other settings than Heron's defaults.
+    pub fn assign_with(
+        &self,
+        state: &ClusterState,
+        config: &HeronConfig,
+    ) -> Result<Plan, AssignError> {
+        ffd::assign(state, config, self.name())
+    }
+}
+
+impl Assignor for HeronFirstFitDecreasing {
+    fn name(&self) -> &'static str {
+        "heron-ffd"
+    }
+
+    fn description(&self) -> &'static str {
+        "Heron's FirstFitDecreasingPacking: tasks by RAM then CPU, each on the lowest-id client with room (capacity, padding, 10 tasks); tasks stay put on change; no standbys"
+    }
+
+    fn claims(&self) -> Claims {
+        Claims {
+            resource_capacity: true,
+            ..Claims::default()
+        }
+    }
+
+    fn assign(&self, state: &ClusterState) -> Result<Plan, AssignError> {
+        self.assign_with(state, &HeronConfig::default())
+    }
+}
+
+/// `heron-rcrr`: Heron's `ResourceCompliantRRPacking`.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct HeronResourceCompliantRoundRobin;
+
+impl HeronResourceCompliantRoundRobin {
+    /// Assigns with other settings than Heron's defaults.
+    pub fn assign_with(
+        &self,
+        state: &ClusterState,
+        config: &HeronConfig,
+    ) -> Result<Plan, AssignError> {
+        rcrr::assign(state, config, self.name())
+    }
+}
+
+impl Assignor for HeronResourceCompliantRoundRobin {
+    fn name(&self) -> &'static str {
+        "heron-rcrr"
+    }
+
+    fn description(&self) -> &'static str {
+        "Heron's ResourceCompliantRRPacking: strict round robin within capacity and padding, then new or orphaned tasks by flexible round robin; tasks stay put on change; no standbys"
+    }
+
+    fn claims(&self) -> Claims {
+        Claims {
+            resource_capacity: true,
+            ..Claims::default()
+        }
+    }
+
+    fn assign(&self, state: &ClusterState) -> Result<Plan, AssignError> {
+        self.assign_with(state, &HeronConfig::default())
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Resource vectors
+// ---------------------------------------------------------------------------
+
+/// CPU cores and MiB of RAM. RAM is summed in `u128`, so no input overflows.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+struct Res {
+    cpu: f64,
+    ram: u128,
+}
+
+impl Res {
+    fn plus(self, other: Res) -> Res {
+        Res {
+            cpu: self.cpu + other.cpu,
+            ram: self.ram + other.ram,
+        }
+    }
+
+    /// Whether `self` fits in `capacity` in every dimension.
+    fn within(self, capacity: Res) -> bool {
+        self.cpu <= capacity.cpu && self.ram <= capacity.ram
+    }
+}
+
+/// A task's demand: what it states, else Heron's instance default.
+fn demand(task: &crate::model::Task, config: &HeronConfig) -> Res {
+    Res {
+        cpu: task.cpu.unwrap_or(config.instance_cpu),
+        ram: u128::from(task.ram_mb.unwrap_or(config.instance_ram_mb)),
+    }
+}
+
+/// A client's capacity for FFD and RCRR: what it states, else Heron's
+/// container default (instance default × `max_instances`).
+fn capacity(client: &crate::model::Client, config: &HeronConfig) -> Res {
+    let n = config.max_instances as u128;
+    Res {
+        cpu: client
+            .cpu
+            .unwrap_or(config.instance_cpu * config.max_instances as f64),
+        ram: client
+            .ram_mb
+            .map_or(u128::from(config.instance_ram_mb) * n, u128::from),
+    }
+}
+
+/// FFD and RCRR padding: `max(absolute, percent × capacity)` per resource,
+/// RAM rounded up to whole MiB.
+fn padding(capacity: Res, config: &HeronConfig) -> Res {
+    let pct = config.padding_percent;
+    Res {
+        cpu: config
+            .padding_cpu
+            .max(capacity.cpu * f64::from(pct) / 100.0),
+        ram: u128::from(config.padding_ram_mb).max((capacity.ram * u128::from(pct)).div_ceil(100)),
+    }
+}
+
+/// A CPU amount for a message: at most six decimals, no trailing zeros.
+fn cpu_text(cpu: f64) -> String {
+    if cpu.abs() < 1e9 {
+        format!("{}", (cpu * 1e6).round() / 1e6)
+    } else {
+        format!("{cpu:e}")
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Clients as containers
+// ---------------------------------------------------------------------------
+
+/// The clients as Heron containers (FFD, RCRR): capacity, padding and what
+/// each holds, indexed by position in `ClusterState::clients()` (so index
+/// order is id order); tasks by position in `ClusterState::tasks()`.
+struct Containers<'a> {
+    state: &'a ClusterState,
+    strategy: &'static str,
+    /// Tasks a client may hold (FFD's `max_instances`; unlimited for RCRR).
+    limit: usize,
+    demand: Vec<Res>,
+    capacity: Vec<Res>,
+    padding: Vec<Res>,
+    /// Σ demands of the tasks each client holds (padding not included).
+    used: Vec<Res>,
+    held: Vec<Vec<usize>>,
+    owner: Vec<Option<usize>>,
+    diagnostics: Vec<String>,
+}
+
+impl<'a> Containers<'a> {
+    fn new(
+        state: &'a ClusterState,
+        config: &HeronConfig,
+        strategy: &'static str,
+        limit: usize,
+    ) -> Self {
+        let capacity: Vec<Res> = state
+            .clients()
+            .iter()
+            .map(|c| capacity(c, config))
+            .collect();
+        let padding = capacity.iter().map(|&c| padding(c, config)).collect();
+        let n = capacity.len();
+        Containers {
+            state,
+            strategy,
+            limit,
+            demand: state.tasks().iter().map(|t| demand(t, config)).collect(),
+            capacity,
+            padding,
+            used: vec![Res::default(); n],
+            held: vec![Vec::new(); n],
+            owner: vec![None; state.tasks().len()],
+            diagnostics: common_diagnostics(state, strategy),
+        }
+    }
+
+    fn client_count(&self) -> usize {
+        self.held.len()
+    }
+
+    /// Heron's constraint: `c` holds fewer than `limit` tasks and
+    /// `Σ demands + padding + demand of t ≤ capacity` in CPU and RAM.
+    fn fits(&self, c: usize, t: usize) -> bool {
+        self.held[c].len() < self.limit
+            && self.used[c]
+                .plus(self.padding[c])
+                .plus(self.demand[t])
+                .within(self.capacity[c])
+    }
+
+    fn place(&mut self, c: usize, t: usize) {
+        debug_assert!(self.owner[t].is_none(), "task {t} placed twice");
+        self.held[c].push(t);
+        self.used[c] = self.used[c].plus(self.demand[t]);
+        self.owner[t] = Some(c);
+    }
+
+    /// Keeps every task of the previous plan on its client while it fits
+    /// there (clients by id, each one's tasks by id; a task listed by two
+    /// clients stays on the first with room). Survivors that no longer fit
+    /// are left for the add path and named in a diagnostic.
+    fn keep_survivors(&mut self) {
+        let state = self.state;
+        let mut evicted: Vec<(usize, usize)> = Vec::new();
+        for (c, client) in state.clients().iter().enumerate() {
+            for id in &client.previous_active {
+                let Some(t) = state.task_position(*id) else {
+                    continue;
+                };
+                if self.owner[t].is_some() {
+                    continue;
+                }
+                if self.fits(c, t) {
+                    self.place(c, t);
+                } else {
+                    evicted.push((t, c));
+                }
+            }
+        }
+        evicted.retain(|&(t, _)| self.owner[t].is_none());
+        evicted.sort_unstable();
+        evicted.dedup_by_key(|&mut (t, _)| t);
+        if evicted.is_empty() {
+            return;
+        }
+        let mut note = format!(
+            "{} placed {} previous task(s) again because their client has no room for them now:",
+            self.strategy,
+            evicted.len()
+        );
+        for (i, &(t, c)) in evicted.iter().enumerate() {
+            if i == 5 {
+                let _ = write!(note, " and {} more", evicted.len() - 5);
+                break;
+            }
+            let sep = if i == 0 { " " } else { ", " };
+            let _ = write!(
+                note,
+                "{sep}{} (was on {})",
+                state.tasks()[t].id,
+                state.clients()[c].id
+            );
+        }
+        self.diagnostics.push(note);
+    }
+
+    /// Tasks not placed yet, ascending.
+    fn unplaced(&self) -> Vec<usize> {
+        (0..self.owner.len())
+            .filter(|&t| self.owner[t].is_none())
+            .collect()
+    }
+
+    /// What `c` has left for tasks after padding: CPU (clamped at 0) and RAM.
+    fn room(&self, c: usize) -> Res {
+        let reserved = self.used[c].plus(self.padding[c]);
+        Res {
+            cpu: (self.capacity[c].cpu - reserved.cpu).max(0.0),
+            ram: self.capacity[c].ram.saturating_sub(reserved.ram),
+        }
+    }
+
+    /// `task S_P needs X cpu and Y ram_mb`, marking defaults.
+    fn needs(&self, t: usize) -> String {
+        let task = &self.state.tasks()[t];
+        let d = self.demand[t];
+        let mark = |stated: bool| if stated { "" } else { " (default)" };
+        format!(
+            "task {} needs {} cpu{} and {} ram_mb{}",
+            task.id,
+            cpu_text(d.cpu),
+            mark(task.cpu.is_some()),
+            d.ram,
+            mark(task.ram_mb.is_some()),
+        )
+    }
+
+    /// The error for task `t` when no client has room for it.
+    fn no_room(&self, t: usize) -> AssignError {
+        let open: Vec<usize> = (0..self.client_count())
+            .filter(|&c| self.held[c].len() < self.limit)
+            .collect();
+        let detail = if open.is_empty() {
+            format!(
+                "every client already holds {} tasks, the most {} puts on one client",
+                self.limit, self.strategy
+            )
+        } else {
+            // The most room in each resource; ties go to the lowest id.
+            let best_cpu = open
+                .iter()
+                .copied()
+                .reduce(|a, b| {
+                    if self.room(b).cpu > self.room(a).cpu {
+                        b
+                    } else {
+                        a
+                    }
+                })
+                .unwrap_or(open[0]);
+            let best_ram = open
+                .iter()
+                .copied()
+                .reduce(|a, b| {
+                    if self.room(b).ram > self.room(a).ram {
+                        b
+                    } else {
+                        a
+                    }
+                })
+                .unwrap_or(open[0]);
+            let need = self.demand[t];
+            let short = match (
+                self.room(best_cpu).cpu < need.cpu,
+                self.room(best_ram).ram < need.ram,
+            ) {
+                (true, true) => "cpu and ram_mb",
+                (true, false) => "cpu",
+                (false, true) => "ram_mb",
+                (false, false) => "cpu and ram_mb together",
+            };
+            format!(
+                "no client has room for its {short}: the most left after padding is {} cpu on {} and {} ram_mb on {}",
+                cpu_text(self.room(best_cpu).cpu),
+                self.state.clients()[best_cpu].id,
+                self.room(best_ram).ram,
+                self.state.clients()[best_ram].id,
+            )
+        };
+        AssignError::Infeasible(format!(
+            "{} but {detail} ({} cannot add a client where Heron would add a container)",
+            self.needs(t),
+            self.strategy
+        ))
+    }
+
+    /// The plan: every client with the tasks it holds.
+    fn into_plan(self) -> Plan {
+        let state = self.state;
+        let clients = state
+            .clients()
+            .iter()
+            .zip(&self.held)
+            .map(|(client, held)| {
+                let active = held.iter().map(|&t| state.tasks()[t].id).collect();
+                (
+                    client.id.clone(),
+                    ClientPlan {
+                        active,
+                        ..ClientPlan::default()
+                    },
+                )
+            })
+            .collect();
+        Plan {
+            strategy: self.strategy.to_string(),
+            clients,
+            followup_rebalance_ms: None,
+            diagnostics: self.diagnostics,
+        }
+    }
+}
+
+/// Whether any client has a previous assignment (a repack, not a first packing).
+fn has_previous(state: &ClusterState) -> bool {
+    state
+        .clients()
+        .iter()
+        .any(|c| !c.previous_active.is_empty())
+}
+
+/// Notes every Heron strategy makes: standbys left unassigned, rack-aware
+/// settings not applied.
+fn common_diagnostics(state: &ClusterState, strategy: &str) -> Vec<String> {
+    let mut notes = Vec::new();
+    let config = state.config();
+    if config.num_standby_replicas > 0 && state.tasks().iter().any(|t| t.stateful) {
+        notes.push(format!(
+            "{strategy} has no standbys: num_standby_replicas = {} is left unassigned (Heron keeps no replicas and restores state from checkpoints)",
+            config.num_standby_replicas
+        ));
+    }
+    if config.rack_aware_strategy != RackAwareStrategy::None {
+        notes.push(format!(
+            "rack_aware_strategy {:?} was not applied: Heron's packing ignores racks",
+            config.rack_aware_strategy
+        ));
+    }
+    notes
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{AssignmentConfig, Client, Task, TaskId};
+
+    #[test]
+    fn defaults_hold_nine_default_tasks() {
+        let config = HeronConfig::default();
+        let cap = capacity(&Client::new("a", 1), &config);
+        assert_eq!(
+            cap,
+            Res {
+                cpu: 10.0,
+                ram: 10240
+            }
+        );
+        let pad = padding(cap, &config);
+        assert_eq!(
+            pad,
+            Res {
+                cpu: 1.0,
+                ram: 1024
+            }
+        );
+        let task = demand(&Task::stateless(TaskId::new(0, 0)), &config);
+        let nine = (0..9).fold(pad, |acc, _| acc.plus(task));
+        assert!(nine.within(cap));
+        assert!(!nine.plus(task).within(cap));
+    }
+
+    #[test]
+    fn padding_is_the_larger_of_absolute_and_percent() {
+        let config = HeronConfig::default();
+        let big = Res {
+            cpu: 32.0,
+            ram: 65_536,
+        };
+        assert_eq!(
+            padding(big, &config),
+            Res {
+                cpu: 3.2,
+                ram: 6554
+            }
+        );
+        let small = Res { cpu: 2.0, ram: 100 };
+        assert_eq!(
+            padding(small, &config),
+            Res {
+                cpu: 1.0,
+                ram: 1024
+            }
+        );
+    }
+
+    #[test]
+    fn huge_demands_neither_overflow_nor_fit() {
+        let mut task = Task::stateless(TaskId::new(0, 0));
+        task.ram_mb = Some(u64::MAX);
+        task.cpu = Some(f64::MAX);
+        let mut client = Client::new("a", 1);
+        client.ram_mb = Some(u64::MAX);
+        client.cpu = Some(f64::MAX);
+        let state = ClusterState::new(
+            AssignmentConfig::default(),
+            vec![
+                task.clone(),
+                Task {
+                    id: TaskId::new(0, 1),
+                    ..task
+                },
+            ],
+            vec![client],
+        )
+        .unwrap();
+        let bins = Containers::new(&state, &HeronConfig::default(), "heron-ffd", 10);
+        assert!(!bins.fits(0, 0));
+        assert!(matches!(bins.no_room(0), AssignError::Infeasible(_)));
+    }
+
+    #[test]
+    fn cpu_text_is_short() {
+        assert_eq!(cpu_text(1.0), "1");
+        assert_eq!(cpu_text(0.1 + 0.2), "0.3");
+        assert_eq!(cpu_text(1e300), "1e300");
+    }
+}

@@ -1,0 +1,230 @@
+//! `samza`: Apache Samza's stateful configuration with host affinity on —
+//! `GroupByContainerCount` with its balance step, preferred-host placement
+//! and hot-standby containers (samza-heron-spec §2, §4.2 S1).
+//!
+//! # What Samza does
+//! Two levels (§2.1). Level 1 groups tasks into logical containers `0..N−1`:
+//! with host affinity on, `GroupByContainerCount` keeps the previous
+//! task → container mapping and, when `N` changes, moves only the tasks of
+//! containers above their new quota (an even share, the remainder one each to
+//! the lowest ids), largest task names first, into the containers below
+//! quota, lowest ids first (§2.4.2). Task names sort as strings. Level 2 asks
+//! the cluster manager for each container on the host it last ran on and
+//! takes any host when that request expires (§2.7). With a replication factor
+//! `R > 1`, every active container gets `R − 1` buddy containers holding
+//! standbys of all its tasks, never on a host (nor, fault-domain-aware, a
+//! rack) of another member of its family; a container whose host is lost
+//! fails over to the host of one of its standby containers (§2.8). Nothing
+//! reads lag: a moved task restores its store in full (§2.9).
+//!
+//! # What this port keeps
+//! 1. **Task order**: each `TaskId` is rendered as its name `S_P` and the
+//!    names are sorted as strings, so `0_10` comes before `0_2` and `10_0`
+//!    before `1_0`, as Samza's `Partition 10` comes before `Partition 2`.
+//! 2. **Container count**: one container per client (Samza's one container
+//!    per host resource). With `R = num_standby_replicas + 1` there are
+//!    `N = max(1, ⌊C / R⌋)` active containers, capped at T, each with
+//!    `min(R − 1, C − 1)` standby containers; spare clients stay idle.
+//!    Samza rejects `T < N`; here `N` is capped and a diagnostic says so. A
+//!    job without a stateful task takes `R = 1`.
+//! 3. **Previous mapping**: the model keeps no container ids, so the previous
+//!    layout is derived from the clients' previous assignment each run (the
+//!    exact rules are in `previous.rs`): every live client that ran actives
+//!    is a previous container; tasks whose client is gone form departed
+//!    containers (told apart through the standby containers that mirrored
+//!    them, else one group); slot ids go to the live containers largest
+//!    first, ties by client id, then to the departed ones. For any grouping
+//!    Samza produced this reproduces the quota profile of its persisted ids,
+//!    hence its move count. The model cannot tell a crash from a graceful
+//!    leave: a client that is gone lowers the count (Samza on YARN would keep
+//!    `N` and restart the container elsewhere); when a client replaces it
+//!    (count unchanged) the departed container stays whole and fails over.
+//! 4. **Balance** (§2.4.2) exactly, including its fallbacks to round-robin
+//!    (fewer than two previous containers, or `N = 1`) and keeping a previous
+//!    grouping of the same count unchanged even when it is unbalanced. Samza
+//!    also falls back when the task set changed; the model cannot tell a new
+//!    task from one of a departed client, so new tasks join the last departed
+//!    group and are spilled from there.
+//! 5. **Placement** (§2.7, §2.8; `placement.rs`): a container goes back to the
+//!    client that ran it; a departed one fails over to the client of its
+//!    first standby container; the rest take the first free, conflict-free
+//!    client by id, actives before standbys. The host of a client is its
+//!    `host`, or the client itself when it has none; the rack rule applies to
+//!    two clients that both state a rack.
+//!
+//! Deviation: the model allows standbys of stateful tasks only, so a standby
+//! container mirrors only the stateful tasks of its active container (Samza
+//! replicates every task), and a container without a stateful task gets no
+//! standby container (it would hold nothing, yet take a client).
+//!
+//! # What it ignores
+//! Lag (no caught-up check anywhere, as in Samza), warm-ups and probing
+//! rebalances (never planned), client capacity (threads), cpu and memory,
+//! client tags and the KIP-925 settings.
+//!
+//! # Complexity
+//! With T tasks, C clients, P entries in all previous sets, S = N·R slots:
+//! O(T log T) string comparisons for the task order, O((T + P) log T) to
+//! derive the previous layout, O(T) for the balance, O(S · C · R) for the
+//! placement (a first-fit scan per slot, each fit checking one family).
+//!
+//! # Claims
+//! - Every task has exactly one active while a client exists; a client runs
+//!   at most one container, so it never holds a task twice.
+//! - Standbys only of stateful tasks, never on the host of their active or of
+//!   another standby of the same task, nor on its rack when both clients
+//!   state one (a defensive fallback in `placement.rs` could break this; the
+//!   container counts above never reach it).
+//! - No warm-ups, no follow-up rebalance; lags change nothing.
+//! - When only the container count changes after a plan of this strategy,
+//!   the moved tasks are exactly Σ max(0, previous − new quota) over the
+//!   previous containers (a departed client's tasks all move), and the
+//!   result is balanced. With the count unchanged, a task whose previous
+//!   client still exists stays on it, and a plan fed back is kept.
+//! - The same input gives the same plan.
+//!
+//! Not claimed: `min(num_standby_replicas, C − 1)` standbys per task. A
+//! standby container with no free client on another host (or rack) stays
+//! unplaced, as Samza's request would keep waiting; a diagnostic names it.
+
+mod grouping;
+mod placement;
+mod previous;
+
+#[cfg(test)]
+mod tests;
+
+use crate::model::{ClientPlan, ClusterState, Plan};
+
+use super::{AssignError, Assignor, Claims};
+use placement::{Request, Site};
+use previous::Previous;
+
+/// Samza's `GroupByContainerCount` with host affinity and hot standbys.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Samza;
+
+impl Assignor for Samza {
+    fn name(&self) -> &'static str {
+        "samza"
+    }
+
+    fn description(&self) -> &'static str {
+        "Samza-style: container-count grouping that keeps the previous mapping and moves the fewest tasks, host affinity, standby containers on other hosts; lag-unaware"
+    }
+
+    fn claims(&self) -> Claims {
+        Claims {
+            standby_count: false,
+            warmup_budget: true,
+            resource_capacity: false,
+        }
+    }
+
+    fn assign(&self, state: &ClusterState) -> Result<Plan, AssignError> {
+        let clients = state.clients().len();
+        let tasks = state.tasks().len();
+        let mut per_client = vec![ClientPlan::default(); clients];
+        let mut diagnostics = Vec::new();
+        if clients > 0 && tasks > 0 {
+            place(state, &mut per_client, &mut diagnostics);
+        }
+        Ok(Plan {
+            strategy: self.name().to_string(),
+            clients: state
+                .clients()
+                .iter()
+                .map(|c| c.id.clone())
+                .zip(per_client)
+                .collect(),
+            followup_rebalance_ms: None,
+            diagnostics,
+        })
+    }
+}
+
+/// The container counts of a state with at least one client and one task.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Counts {
+    /// Active containers `N`.
+    slots: usize,
+    /// Standby containers per active container.
+    replicas: usize,
+}
+
+impl Counts {
+    fn of(state: &ClusterState, diagnostics: &mut Vec<String>) -> Counts {
+        let clients = state.clients().len();
+        let tasks = state.tasks().len();
+        let wanted = if state.tasks().iter().any(|t| t.stateful) {
+            state.config().num_standby_replicas as usize
+        } else {
+            0
+        };
+        let factor = wanted.saturating_add(1);
+        let fit = (clients / factor).max(1);
+        if fit > tasks {
+            diagnostics.push(format!(
+                "{fit} containers wanted but only {tasks} tasks: {tasks} active containers, the other clients idle"
+            ));
+        }
+        let replicas = wanted.min(clients - 1);
+        if replicas < wanted {
+            diagnostics.push(format!(
+                "replication factor {factor} needs {factor} clients per container, only {clients}: {replicas} standby containers per active container"
+            ));
+        }
+        Counts {
+            slots: fit.min(tasks),
+            replicas,
+        }
+    }
+}
+
+/// Levels 1 and 2 for a state with at least one client and one task.
+fn place(state: &ClusterState, per_client: &mut [ClientPlan], diagnostics: &mut Vec<String>) {
+    let tasks = state.tasks();
+    let order = grouping::name_order(state);
+    let mut rank = vec![0; tasks.len()];
+    for (r, &t) in order.iter().enumerate() {
+        rank[t] = r;
+    }
+    let counts = Counts::of(state, diagnostics);
+    let previous = Previous::derive(state, &rank);
+    let groups = grouping::balance(&previous.groups, tasks.len(), counts.slots);
+
+    let request = Request {
+        slots: counts.slots,
+        replicas: groups
+            .iter()
+            .map(|g| {
+                let stateful = g.iter().any(|&r| tasks[order[r]].stateful);
+                if stateful {
+                    counts.replicas
+                } else {
+                    0
+                }
+            })
+            .collect(),
+        active: (0..counts.slots)
+            .map(|i| previous.client.get(i).copied().flatten())
+            .collect(),
+        standby: (0..counts.slots)
+            .map(|i| previous.standbys.get(i).cloned().unwrap_or_default())
+            .collect(),
+    };
+    let layout = placement::bind(&Site::of(state), &request);
+    diagnostics.extend(layout.notes);
+
+    for (i, group) in groups.iter().enumerate() {
+        let ids = group.iter().map(|&r| tasks[order[r]].id);
+        per_client[layout.active[i]].active.extend(ids);
+        for c in layout.standby[i].iter().flatten() {
+            let stateful = group
+                .iter()
+                .map(|&r| &tasks[order[r]])
+                .filter(|t| t.stateful);
+            per_client[*c].standby.extend(stateful.map(|t| t.id));
+        }
+    }
+}

@@ -1,0 +1,373 @@
+//! `sticky` and `fallback-prior`: Kafka Streams' `LegacyStickyTaskAssignor`
+//! (the default before KIP-441, called `StickyTaskAssignor` until Kafka 3.8)
+//! and the `FallbackPriorTaskAssignor` built on it.
+//!
+//! # What Kafka does
+//! State-unaware placement that keeps tasks where they were and otherwise
+//! balances by capacity (kip441-spec §2.11). With `tasks_per_thread = |tasks| /
+//! Σ capacity` (integer division) a client *has quota* while its actives are
+//! fewer than `capacity × tasks_per_thread`.
+//!
+//! 1. Every task goes back to its previous active owner if that owner has quota.
+//! 2. Every task still unplaced goes to the first of its previous standby
+//!    owners that has quota.
+//! 3. The rest, ascending, are *allocated*: to the previous active owner,
+//!    else the least-loaded previous standby owner; but if that client has
+//!    reached its capacity (as many replicas as threads) while another client
+//!    has more available capacity, to the least-loaded previous standby owner
+//!    unless it is in the same state, else to the least-loaded client.
+//! 4. Standbys: every stateful task, `num_standby_replicas` times, is
+//!    allocated the same way among the clients not holding it (so a previous
+//!    active owner that lost the active is the first choice for its standby);
+//!    when no such client is left, the task gets fewer standbys.
+//!
+//! "Least loaded" is the client with the fewest replicas per thread (then the
+//! larger capacity), except that a client with nothing wins at once, and that
+//! a first pass only considers clients where the task would form a *new task
+//! pair* (see `pairs.rs`); Kafka records pairs on every assignment, actives
+//! and standbys alike.
+//! Fallback-prior sets `mustPreserveActiveTaskAssignment`: step 1 ignores the
+//! quota, so every previous active stays where it was, however unbalanced;
+//! and it always asks for a probing rebalance (§2.12).
+//!
+//! # What this port keeps
+//! Every rule above, with Kafka's `f64` loads and its tie rules; client ids
+//! replace process UUIDs. Where Kafka iterates a `HashMap` or `HashSet` —
+//! step 1 over previous actives, step 2 over unplaced tasks and over each
+//! task's previous standby owners, `least_loaded` over candidate clients, the
+//! standby loop over stateful tasks — this port iterates in ascending order:
+//! tasks by id, clients by id. So step 1 keeps an over-quota owner's
+//! *lowest-id* tasks, step 2 prefers the lowest-id standby owner with quota,
+//! and equally loaded clients of equal capacity are taken lowest id first.
+//! A task listed as previously active by several clients (Kafka's map keeps
+//! one of them, whichever it visits last) has one previous owner here: the
+//! lowest-id client listing it; the others count as neither its previous
+//! active nor its previous standby owners, as in Kafka.
+//! Task pairs are not stored: since nothing is ever unassigned, the pairs
+//! Kafka has recorded are exactly the pairs of tasks sharing a client now,
+//! which the placement answers (same decisions; see `pairs.rs`).
+//!
+//! # What it ignores
+//! Lags (the legacy assignor never reads them), warm-ups (none are placed),
+//! resources and hosts. KIP-925 rack-aware optimisation (Kafka runs it after
+//! steps 3 and 4 of `sticky`) is not implemented: with a `rack_aware_strategy`
+//! other than `none` the `sticky` plan says so in its diagnostics.
+//! `fallback-prior` never optimises for racks, in Kafka either.
+//!
+//! # Complexity
+//! With T tasks, C clients, P previous entries, R standbys and N replicas
+//! placed (T actives plus at most `min(R, C − 1)` standbys per stateful
+//! task): O(P log T) to read the history; O(log C) per placement to keep
+//! the load index, which answers "least loaded" and "should balance" — Kafka
+//! scans all C clients for each. What stays quadratic in the worst case, as
+//! in Kafka, is the task-pair rule: the first pass walks clients in load
+//! order until one gives a new pair, and a check may scan that client's
+//! replicas, comparing holder lists of length ≤ 1 + R: O(N (1 + R)²) per
+//! allocation, O(N² (1 + R)²) in all. In practice the check is O(1) for
+//! every active (a task not yet placed has no pairs) and for most standbys
+//! (the task's clients hold fewer tasks than the candidate), and the walk
+//! stops at the first or second client. Kafka also spends O(Σ_c n_c²) time
+//! and memory recording pairs (n_c replicas on client c); this port spends
+//! none: memory is O(T + C + N).
+//!
+//! # Claims
+//! Every task has one active; every stateful task has
+//! `min(num_standby_replicas, C − 1)` standbys, never on the client running
+//! it; no warm-ups; the same input gives the same plan. `sticky`: each
+//! previous owner keeps its lowest-id previous actives up to its quota
+//! (`capacity × tasks_per_thread`); no follow-up is asked. `fallback-prior`:
+//! every previous active stays on its (lowest-id) previous owner; a follow-up
+//! after `probing_rebalance_interval_ms` is always asked. Balance is not
+//! claimed for either.
+
+mod pairs;
+mod work;
+
+#[cfg(test)]
+mod tests;
+
+use crate::model::{ClusterState, Plan, RackAwareStrategy};
+
+use super::{AssignError, Assignor, Claims};
+use work::{Client, Role, Task, Work};
+
+/// Kafka's legacy sticky task assignor (pre-KIP-441 default).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct LegacySticky;
+
+impl Assignor for LegacySticky {
+    fn name(&self) -> &'static str {
+        "sticky"
+    }
+
+    fn description(&self) -> &'static str {
+        "Kafka's legacy sticky assignor (pre-KIP-441): previous owners first within a per-thread quota, then least loaded by capacity; state-unaware"
+    }
+
+    fn claims(&self) -> Claims {
+        CLAIMS
+    }
+
+    fn assign(&self, state: &ClusterState) -> Result<Plan, AssignError> {
+        let mut plan = run(state, self.name(), false);
+        if state.config().rack_aware_strategy != RackAwareStrategy::None {
+            plan.diagnostics.push(format!(
+                "rack_aware_strategy {:?} was not applied: KIP-925 optimisation is not implemented in this version",
+                state.config().rack_aware_strategy
+            ));
+        }
+        Ok(plan)
+    }
+}
+
+/// Kafka's fallback-prior assignor: legacy sticky that keeps every previous active.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct FallbackPrior;
+
+impl Assignor for FallbackPrior {
+    fn name(&self) -> &'static str {
+        "fallback-prior"
+    }
+
+    fn description(&self) -> &'static str {
+        "Kafka's FallbackPriorTaskAssignor: legacy sticky keeping every previous active regardless of balance, always asking for a probing rebalance"
+    }
+
+    fn claims(&self) -> Claims {
+        CLAIMS
+    }
+
+    fn assign(&self, state: &ClusterState) -> Result<Plan, AssignError> {
+        let mut plan = run(state, self.name(), true);
+        plan.followup_rebalance_ms = Some(state.config().probing_rebalance_interval_ms);
+        Ok(plan)
+    }
+}
+
+const CLAIMS: Claims = Claims {
+    standby_count: true,
+    warmup_budget: true,
+    resource_capacity: false,
+};
+
+/// The whole legacy sticky assignment; `must_preserve` is Kafka's
+/// `mustPreserveActiveTaskAssignment`.
+fn run(state: &ClusterState, name: &str, must_preserve: bool) -> Plan {
+    let mut sticky = Sticky::new(state);
+    if sticky.work.client_count() > 0 {
+        sticky.assign_active(must_preserve);
+        sticky.assign_standby(state.config().num_standby_replicas);
+    }
+    sticky.work.into_plan(state, name)
+}
+
+/// The clients an allocation may choose from.
+#[derive(Debug, Clone, Copy)]
+enum Within {
+    /// Every client (actives).
+    All,
+    /// The clients not holding the task (standbys).
+    NotHolding,
+}
+
+/// Kafka's `LegacyStickyTaskAssignor` state for one assignment.
+struct Sticky<'s> {
+    state: &'s ClusterState,
+    work: Work,
+    /// Kafka's `previousActiveTaskAssignment`: one previous owner per task,
+    /// the lowest-id client listing it as previous active.
+    prev_owner: Vec<Option<Client>>,
+    /// Kafka's `previousStandbyTaskAssignment`: the previous standby owners
+    /// of each task, ascending (Kafka: a `HashSet`).
+    prev_standby: Vec<Vec<Client>>,
+}
+
+impl<'s> Sticky<'s> {
+    fn new(state: &'s ClusterState) -> Sticky<'s> {
+        let tasks = state.tasks().len();
+        let mut prev_owner = vec![None; tasks];
+        let mut prev_standby = vec![Vec::new(); tasks];
+        let position = |id| state.task_position(id).expect("the state checks task ids");
+        for (c, client) in state.clients().iter().enumerate() {
+            for &id in &client.previous_active {
+                // Clients are visited in id order: the first listing wins.
+                prev_owner[position(id)].get_or_insert(c);
+            }
+            for &id in &client.previous_standby {
+                prev_standby[position(id)].push(c);
+            }
+        }
+        Sticky {
+            state,
+            work: Work::new(state),
+            prev_owner,
+            prev_standby,
+        }
+    }
+
+    /// Kafka's `assignActive`: steps 1–3 of the module doc.
+    fn assign_active(&mut self, must_preserve: bool) {
+        let tasks = self.state.tasks().len();
+        let total_capacity: u64 = self.work.capacity.iter().map(|&c| u64::from(c)).sum();
+        let tasks_per_thread = tasks as u64 / total_capacity;
+        let has_quota = |work: &Work, c: Client| {
+            (work.active[c].len() as u64) < u64::from(work.capacity[c]) * tasks_per_thread
+        };
+        // During this phase a task is placed exactly when it has a holder.
+        let unplaced = |work: &Work, t: Task| work.holders[t].is_empty();
+
+        // 1. Previous active owners within quota (Kafka: HashMap order; here
+        //    tasks ascending, so an over-quota owner keeps its lowest ids).
+        for t in 0..tasks {
+            if let Some(owner) = self.prev_owner[t] {
+                if must_preserve || has_quota(&self.work, owner) {
+                    self.place(owner, t, Role::Active);
+                }
+            }
+        }
+
+        // 2. Previous standby owners with quota (Kafka: HashSet orders of the
+        //    unplaced tasks and of each task's owners; here both ascending).
+        for t in 0..tasks {
+            if !unplaced(&self.work, t) {
+                continue;
+            }
+            let owner = self.prev_standby[t]
+                .iter()
+                .copied()
+                .find(|&c| has_quota(&self.work, c));
+            if let Some(c) = owner {
+                self.place(c, t, Role::Active);
+            }
+        }
+
+        // 3. The rest, ascending (as in Kafka), allocated among all clients.
+        for t in 0..tasks {
+            if unplaced(&self.work, t) {
+                let c = self.find_client(t, Within::All);
+                self.place(c, t, Role::Active);
+            }
+        }
+    }
+
+    /// Kafka's `assignStandby`: stateful tasks ascending (Kafka: set order),
+    /// each up to `replicas` times among the clients not holding it.
+    fn assign_standby(&mut self, replicas: u32) {
+        let clients = self.work.client_count();
+        for t in 0..self.state.tasks().len() {
+            if !self.state.tasks()[t].stateful {
+                continue;
+            }
+            for _ in 0..replicas {
+                if self.work.holders[t].len() >= clients {
+                    break; // Kafka warns: not enough clients for every standby.
+                }
+                let c = self.find_client(t, Within::NotHolding);
+                self.place(c, t, Role::Standby);
+            }
+        }
+    }
+
+    /// Kafka's `assignTaskToClient` / `allocateTaskWithClientCandidates`.
+    /// Kafka also records the task pairs formed here; this port reads them
+    /// off the placement instead (see `pairs.rs`).
+    fn place(&mut self, c: Client, t: Task, role: Role) {
+        self.work.assign(c, t, role);
+    }
+
+    fn within(&self, t: Task, within: Within, c: Client) -> bool {
+        match within {
+            Within::All => true,
+            Within::NotHolding => !self.work.holds(c, t),
+        }
+    }
+
+    /// Kafka's `findClient`; `within` holds at least one client.
+    fn find_client(&self, t: Task, within: Within) -> Client {
+        let size = match within {
+            Within::All => self.work.client_count(),
+            Within::NotHolding => self.work.client_count() - self.work.holders[t].len(),
+        };
+        if size == 1 {
+            let only = (0..self.work.client_count()).find(|&c| self.within(t, within, c));
+            return only.expect("one candidate");
+        }
+        let previous = self.prev_owner[t]
+            .filter(|&c| self.within(t, within, c))
+            .or_else(|| self.least_loaded_standby_owner(t, within));
+        let Some(previous) = previous else {
+            return self.least_loaded(t, within);
+        };
+        if !self.work.should_balance(previous) {
+            return previous;
+        }
+        match self.least_loaded_standby_owner(t, within) {
+            Some(standby) if !self.work.should_balance(standby) => standby,
+            _ => self.least_loaded(t, within),
+        }
+    }
+
+    /// Kafka's `findLeastLoadedClientWithPreviousStandByTask`: Kafka's
+    /// two-pass scan, literally, over the task's previous standby owners in
+    /// `within` (ascending; Kafka: `HashSet` order).
+    fn least_loaded_standby_owner(&self, t: Task, within: Within) -> Option<Client> {
+        let owners = self.prev_standby[t]
+            .iter()
+            .copied()
+            .filter(|&c| self.within(t, within, c));
+        self.scan_least_loaded(t, owners)
+    }
+
+    /// Kafka's `findLeastLoaded` run with, then without, the task-pair rule
+    /// over `candidates` in the order given: a client with no replica wins at
+    /// once; otherwise the candidate is replaced only by one with strictly
+    /// more available capacity (that also forms a new pair, in the first pass).
+    fn scan_least_loaded(
+        &self,
+        t: Task,
+        candidates: impl Iterator<Item = Client> + Clone,
+    ) -> Option<Client> {
+        for check_pairs in [true, false] {
+            let mut best: Option<Client> = None;
+            for c in candidates.clone() {
+                if self.work.assigned_count(c) == 0 {
+                    return Some(c);
+                }
+                let better = match best {
+                    None => true,
+                    Some(b) => self.work.more_available(c, b),
+                };
+                if better && (!check_pairs || self.new_pair(t, c)) {
+                    best = Some(c);
+                }
+            }
+            if best.is_some() {
+                return best;
+            }
+        }
+        None
+    }
+
+    /// Kafka's `leastLoaded` over `within` in client-id order, answered from
+    /// the indexes (same answer as [`Sticky::scan_least_loaded`] over
+    /// every client of `within` ascending): the lowest-id client with no
+    /// replica; else the first client in availability order that forms a new
+    /// pair; else the first in availability order.
+    fn least_loaded(&self, t: Task, within: Within) -> Client {
+        if let Some(&c) = self.work.empty.iter().find(|&&c| self.within(t, within, c)) {
+            return c;
+        }
+        let mut candidates = self
+            .work
+            .by_load
+            .iter()
+            .map(|&(_, c)| c)
+            .filter(|&c| self.within(t, within, c));
+        let first = candidates.clone().next().expect("a candidate");
+        candidates.find(|&c| self.new_pair(t, c)).unwrap_or(first)
+    }
+
+    fn new_pair(&self, t: Task, c: Client) -> bool {
+        pairs::has_new_pair(&self.work, t, c)
+    }
+}

@@ -1,0 +1,180 @@
+//! Unit tests of what the full assignor cannot show alone: the task-pair rule
+//! read off the placement against a literal port of Kafka's `TaskPairs`, and
+//! the indexed `least_loaded` and `should_balance` against Kafka's literal
+//! scans, on random intermediate placements built the way the assignor
+//! builds them (a task is only ever placed on a client not holding it).
+
+use std::collections::BTreeSet;
+
+use proptest::collection::vec;
+use proptest::prelude::*;
+
+use crate::model::{AssignmentConfig, Client, ClusterState, Task, TaskId};
+
+use super::pairs::has_new_pair;
+use super::work::Role;
+use super::{Sticky, Within};
+
+/// Kafka's `TaskPairs`, literally: a set of unordered pairs, a maximum of
+/// `n (n − 1) / 2`, `addPairs` on every assignment.
+struct TaskPairs {
+    pairs: BTreeSet<(usize, usize)>,
+    max: usize,
+}
+
+impl TaskPairs {
+    fn new(tasks: usize) -> TaskPairs {
+        TaskPairs {
+            pairs: BTreeSet::new(),
+            max: tasks * tasks.saturating_sub(1) / 2,
+        }
+    }
+
+    fn pair(a: usize, b: usize) -> (usize, usize) {
+        (a.min(b), a.max(b))
+    }
+
+    fn has_new_pair(&self, task: usize, assigned: impl IntoIterator<Item = usize>) -> bool {
+        if self.pairs.len() == self.max {
+            return false;
+        }
+        assigned
+            .into_iter()
+            .any(|other| !self.pairs.contains(&Self::pair(task, other)))
+    }
+
+    fn add_pairs(&mut self, task: usize, assigned: impl IntoIterator<Item = usize>) {
+        for other in assigned {
+            self.pairs.insert(Self::pair(task, other));
+        }
+    }
+}
+
+fn state(capacities: &[u32], tasks: usize) -> ClusterState {
+    let tasks = (0..tasks)
+        .map(|p| Task::stateful(TaskId::new(0, p as u32), 100))
+        .collect();
+    let clients = capacities
+        .iter()
+        .enumerate()
+        .map(|(i, &cap)| Client::new(format!("c{i:02}"), cap))
+        .collect();
+    ClusterState::new(AssignmentConfig::default(), tasks, clients).expect("valid test state")
+}
+
+#[test]
+fn a_single_candidate_is_taken_without_looking_further() {
+    // c01 is the only client not holding 0_0: it gets the standby even though
+    // it is the most loaded client (Kafka's `clientsWithin.size() == 1`).
+    let state = state(&[1, 1], 2);
+    let mut sticky = Sticky::new(&state);
+    sticky.place(0, 0, Role::Active);
+    sticky.place(1, 1, Role::Active);
+    sticky.place(1, 0, Role::Standby);
+    assert_eq!(sticky.find_client(1, Within::NotHolding), 0);
+}
+
+#[test]
+fn pairs_are_the_tasks_sharing_a_client() {
+    // c0 {0, 1}, c1 {2}, c2 {0, 2}: pairs {0,1} and {0,2} exist, {1,2} not.
+    let state = state(&[2, 2, 2, 2], 3);
+    let mut sticky = Sticky::new(&state);
+    sticky.place(0, 0, Role::Active);
+    sticky.place(0, 1, Role::Active);
+    sticky.place(1, 2, Role::Active);
+    sticky.place(2, 0, Role::Standby);
+    sticky.place(2, 2, Role::Standby);
+    // 1 on c1 would pair with 2: new. 1 on c2 would pair with 0 (old) and 2 (new).
+    assert!(has_new_pair(&sticky.work, 1, 1));
+    assert!(has_new_pair(&sticky.work, 1, 2));
+    // 2 on c0 would pair with 0 (old) and 1 (new).
+    assert!(has_new_pair(&sticky.work, 2, 0));
+    sticky.place(3, 1, Role::Standby);
+    sticky.place(3, 2, Role::Standby);
+    // Every pair is used now: nothing is new anywhere.
+    assert!(!has_new_pair(&sticky.work, 0, 1));
+    assert!(!has_new_pair(&sticky.work, 0, 3));
+    // An empty client forms no pair (Kafka's scan finds nothing).
+    let empty = Sticky::new(&state);
+    assert!(!has_new_pair(&empty.work, 0, 0));
+}
+
+/// Random placements of replicas on clients, applied in order (a placement
+/// on a client already holding the task is skipped).
+fn scenario() -> impl Strategy<Value = (Vec<u32>, usize, Vec<(usize, usize, bool)>)> {
+    (vec(1..=3u32, 1..=6), 1..=10usize).prop_flat_map(|(caps, tasks)| {
+        let n = caps.len();
+        (
+            Just(caps),
+            Just(tasks),
+            vec((0..tasks, 0..n, any::<bool>()), 0..=30),
+        )
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, failure_persistence: None, ..ProptestConfig::default() })]
+
+    /// After every placement, the pair rule read off the placement answers
+    /// as Kafka's recorded pairs do; the indexed `least_loaded` gives Kafka's
+    /// literal two-pass scan over the candidates in id order; and
+    /// `should_balance` its literal definition.
+    #[test]
+    fn indexes_agree_with_kafkas_scans((caps, tasks, moves) in scenario()) {
+        let state = state(&caps, tasks);
+        let n = caps.len();
+        let mut sticky = Sticky::new(&state);
+        let mut literal = TaskPairs::new(tasks);
+        for (t, c, active) in moves {
+            if sticky.work.holds(c, t) {
+                continue;
+            }
+            literal.add_pairs(t, sticky.work.assigned(c));
+            let role = if active { Role::Active } else { Role::Standby };
+            sticky.place(c, t, role);
+            for t in 0..tasks {
+                for c in (0..n).filter(|&c| !sticky.work.holds(c, t)) {
+                    let kafka = literal.has_new_pair(t, sticky.work.assigned(c));
+                    prop_assert_eq!(has_new_pair(&sticky.work, t, c), kafka, "task {} client {}", t, c);
+                }
+            }
+        }
+        for t in 0..tasks {
+            let free: Vec<usize> = (0..n).filter(|&c| !sticky.work.holds(c, t)).collect();
+            if free.is_empty() {
+                continue;
+            }
+            let scan = sticky.scan_least_loaded(t, free.iter().copied());
+            prop_assert_eq!(Some(sticky.least_loaded(t, Within::NotHolding)), scan);
+            if free.len() == n {
+                prop_assert_eq!(Some(sticky.least_loaded(t, Within::All)), scan);
+            }
+        }
+        for (c, &cap) in caps.iter().enumerate() {
+            let w = &sticky.work;
+            let literal = w.assigned_count(c) >= cap as usize
+                && (0..n).any(|o| w.more_available(o, c));
+            prop_assert_eq!(w.should_balance(c), literal);
+        }
+    }
+}
+
+#[test]
+fn more_available_is_kafkas_order() {
+    // c0: 1 of 1 thread, c1: 2 of 2, c2: 1 of 2.
+    let state = state(&[1, 2, 2], 5);
+    let mut sticky = Sticky::new(&state);
+    sticky.place(0, 0, Role::Active);
+    sticky.place(1, 1, Role::Active);
+    sticky.place(1, 2, Role::Standby);
+    sticky.place(2, 3, Role::Active);
+    let w = &sticky.work;
+    // Equal loads (1.0): the larger capacity has more room.
+    assert!(w.more_available(1, 0));
+    assert!(!w.more_available(0, 1));
+    // Lower load wins whatever the capacity; nobody beats itself.
+    assert!(w.more_available(2, 0) && w.more_available(2, 1));
+    assert!(!w.more_available(2, 2));
+    // c0 reached capacity and c2 has more room; c2 has not reached it.
+    assert!(w.should_balance(0) && w.should_balance(1) && !w.should_balance(2));
+}

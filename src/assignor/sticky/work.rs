@@ -1,0 +1,168 @@
+//! The mutable assignment the legacy sticky steps build, indexed by position.
+//!
+//! Clients and tasks are referred to by their position in the sorted lists of
+//! the [`ClusterState`], so index order is id order. Two indexes stand in for
+//! Kafka's scans over every client:
+//!
+//! - `by_load` holds every client keyed by Kafka's
+//!   `hasMoreAvailableCapacityThan` order — assigned replicas per thread
+//!   ascending, then capacity descending — and then by index, so its first
+//!   element is the client Kafka's scan would keep (the scan only replaces its
+//!   candidate by a strictly better one, and it visits clients in id order);
+//! - `empty` holds the clients with no replica yet, in id order: Kafka's
+//!   `findLeastLoaded` returns the first such client it meets.
+
+use std::cmp::{Ordering, Reverse};
+use std::collections::BTreeSet;
+
+use crate::model::{ClientPlan, ClusterState, Plan};
+
+/// A client index (position in `ClusterState::clients()`).
+pub(super) type Client = usize;
+/// A task index (position in `ClusterState::tasks()`).
+pub(super) type Task = usize;
+
+/// Assigned replicas per thread, `count / capacity` in `f64` as Kafka computes
+/// it (equal rationals give equal doubles), totally ordered.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(super) struct Load(f64);
+
+impl Load {
+    fn of(count: usize, capacity: u32) -> Load {
+        Load(count as f64 / f64::from(capacity))
+    }
+}
+
+impl Eq for Load {}
+
+impl PartialOrd for Load {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Load {
+    fn cmp(&self, other: &Self) -> Ordering {
+        self.0.total_cmp(&other.0)
+    }
+}
+
+/// Kafka's "more available capacity" order: lower load first, then larger
+/// capacity. `a < b` exactly when `a.hasMoreAvailableCapacityThan(b)`.
+pub(super) type Availability = (Load, Reverse<u32>);
+
+/// Which of a client's sets a task goes to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Role {
+    Active,
+    Standby,
+}
+
+/// Per-client actives and standbys, with the indexes the steps need.
+pub(super) struct Work {
+    pub capacity: Vec<u32>,
+    pub active: Vec<BTreeSet<Task>>,
+    pub standby: Vec<BTreeSet<Task>>,
+    /// The clients holding each task, in any role (at most `1 + standbys`).
+    pub holders: Vec<Vec<Client>>,
+    /// Every client keyed by (availability, index); see the module doc.
+    pub by_load: BTreeSet<(Availability, Client)>,
+    /// Clients with no replica yet, by index.
+    pub empty: BTreeSet<Client>,
+}
+
+impl Work {
+    pub(super) fn new(state: &ClusterState) -> Work {
+        let capacity: Vec<u32> = state.clients().iter().map(|c| c.capacity).collect();
+        let n = capacity.len();
+        let mut work = Work {
+            active: vec![BTreeSet::new(); n],
+            standby: vec![BTreeSet::new(); n],
+            holders: vec![Vec::new(); state.tasks().len()],
+            by_load: BTreeSet::new(),
+            empty: (0..n).collect(),
+            capacity,
+        };
+        work.by_load = (0..n).map(|c| (work.availability(c), c)).collect();
+        work
+    }
+
+    pub(super) fn client_count(&self) -> usize {
+        self.capacity.len()
+    }
+
+    /// Kafka's `assignedTaskCount`: actives and standbys on `c`.
+    pub(super) fn assigned_count(&self, c: Client) -> usize {
+        self.active[c].len() + self.standby[c].len()
+    }
+
+    /// Kafka's `assignedTasks`: every task on `c`, actives then standbys
+    /// (the two sets are disjoint).
+    pub(super) fn assigned(&self, c: Client) -> impl Iterator<Item = Task> + '_ {
+        self.active[c].iter().chain(&self.standby[c]).copied()
+    }
+
+    pub(super) fn availability(&self, c: Client) -> Availability {
+        (
+            Load::of(self.assigned_count(c), self.capacity[c]),
+            Reverse(self.capacity[c]),
+        )
+    }
+
+    /// Kafka's `a.hasMoreAvailableCapacityThan(b)`.
+    pub(super) fn more_available(&self, a: Client, b: Client) -> bool {
+        self.availability(a) < self.availability(b)
+    }
+
+    /// Kafka's `shouldBalanceLoad`: `c` has reached its capacity (as many
+    /// replicas as threads) and some client has more available capacity.
+    pub(super) fn should_balance(&self, c: Client) -> bool {
+        let reached = self.assigned_count(c) >= self.capacity[c] as usize;
+        reached
+            && self
+                .by_load
+                .first()
+                .is_some_and(|&(best, _)| best < self.availability(c))
+    }
+
+    pub(super) fn holds(&self, c: Client, t: Task) -> bool {
+        self.holders[t].contains(&c)
+    }
+
+    pub(super) fn assign(&mut self, c: Client, t: Task, role: Role) {
+        debug_assert!(!self.holds(c, t), "client {c} already holds task {t}");
+        let before = self.availability(c);
+        match role {
+            Role::Active => self.active[c].insert(t),
+            Role::Standby => self.standby[c].insert(t),
+        };
+        self.holders[t].push(c);
+        self.empty.remove(&c);
+        self.by_load.remove(&(before, c));
+        self.by_load.insert((self.availability(c), c));
+    }
+
+    /// The plan these sets describe (no warm-ups, no follow-up).
+    pub(super) fn into_plan(self, state: &ClusterState, name: &str) -> Plan {
+        let ids = |set: &BTreeSet<Task>| set.iter().map(|&t| state.tasks()[t].id).collect();
+        let clients = state
+            .clients()
+            .iter()
+            .enumerate()
+            .map(|(c, client)| {
+                let plan = ClientPlan {
+                    active: ids(&self.active[c]),
+                    standby: ids(&self.standby[c]),
+                    warmup: BTreeSet::new(),
+                };
+                (client.id.clone(), plan)
+            })
+            .collect();
+        Plan {
+            strategy: name.to_string(),
+            clients,
+            followup_rebalance_ms: None,
+            diagnostics: Vec::new(),
+        }
+    }
+}

@@ -1,0 +1,839 @@
+//! Heron-style packing: `heron-rr`, `heron-ffd`, `heron-rcrr`
+//! (samza-heron-spec §3, §4.3, §4.7).
+//!
+//! Worked vectors, table-driven: §3.3's round-robin vector (components
+//! `exclaim` and `word` are subtopologies 0 and 1), §3.5's 20 default
+//! instances (9, 9, 2 under FFD), §4.7's H1/H2/H3 examples (20 tasks on 3
+//! clients, then 3 more), client loss, survivors that no longer fit,
+//! standbys left unassigned, infeasible inputs (an `Infeasible` error naming
+//! the task) and the CLI's exit 2 on one.
+//!
+//! Properties over random clusters with random demands and capacities:
+//! every plan passes `validate` or the input is `Infeasible` (never a panic);
+//! the same input gives the same plan; FFD and RCRR keep their own capacity
+//! rule (stated or default demands + padding ≤ stated or default capacity,
+//! FFD at most 10 tasks per client) checked by an oracle written here; on a
+//! first packing FFD uses no more clients than RCRR, which uses min(T, C);
+//! with default demands FFD uses ⌈T / 9⌉ clients; a repack keeps every
+//! surviving task on its surviving client; RR ignores the previous plan.
+//!
+//! Cases: `SMOOTHSCALE_PROPTEST_CASES` (default 256).
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::process::Command;
+
+use proptest::collection::vec;
+use proptest::prelude::*;
+use proptest::sample::{select, subsequence};
+use proptest::test_runner::Config as ProptestConfig;
+
+use smoothscale::{
+    assignor, AssignError, AssignmentConfig, Client, ClusterState, Plan, Task, TaskId,
+};
+
+use crate::support::{self, t, tid};
+
+const RR: &str = "heron-rr";
+const FFD: &str = "heron-ffd";
+const RCRR: &str = "heron-rcrr";
+const ALL: [&str; 3] = [RR, FFD, RCRR];
+
+// ---------------------------------------------------------------------------
+// Helpers
+// ---------------------------------------------------------------------------
+
+/// Stateless tasks `0_0 .. 0_{n-1}` with Heron's default demand.
+fn default_tasks(n: u32) -> Vec<Task> {
+    (0..n).map(|p| Task::stateless(t(0, p))).collect()
+}
+
+fn clients(ids: &[&str]) -> Vec<Client> {
+    ids.iter().map(|id| Client::new(*id, 1)).collect()
+}
+
+fn with_cpu(mut client: Client, cpu: f64) -> Client {
+    client.cpu = Some(cpu);
+    client
+}
+
+fn with_demand(mut task: Task, cpu: Option<f64>, ram_mb: Option<u64>) -> Task {
+    task.cpu = cpu;
+    task.ram_mb = ram_mb;
+    task
+}
+
+fn state(tasks: Vec<Task>, clients: Vec<Client>) -> ClusterState {
+    support::state(AssignmentConfig::default(), tasks, clients)
+}
+
+/// Actives per client, in client-id order.
+fn counts(plan: &Plan) -> Vec<usize> {
+    plan.clients.values().map(|c| c.active.len()).collect()
+}
+
+/// The actives of `client`, as `S_P` strings.
+fn actives(plan: &Plan, client: &str) -> Vec<String> {
+    plan.clients[&client.into()]
+        .active
+        .iter()
+        .map(ToString::to_string)
+        .collect()
+}
+
+/// `clients` with `plan`'s actives as their previous assignment (tasks the
+/// state no longer has are dropped; clients the plan lacks get none).
+fn after(plan: &Plan, tasks: &[Task], clients: Vec<Client>) -> Vec<Client> {
+    let known: BTreeSet<TaskId> = tasks.iter().map(|t| t.id).collect();
+    clients
+        .into_iter()
+        .map(|c| {
+            let previous: Vec<TaskId> = plan
+                .clients
+                .get(&c.id)
+                .map(|cp| {
+                    cp.active
+                        .iter()
+                        .copied()
+                        .filter(|t| known.contains(t))
+                        .collect()
+                })
+                .unwrap_or_default();
+            c.with_previous_active(previous)
+        })
+        .collect()
+}
+
+/// The message of an `Infeasible` error; panics on a plan or another error.
+fn infeasible(strategy: &str, state: &ClusterState) -> String {
+    match assignor::by_name(strategy)
+        .expect("registered")
+        .assign(state)
+    {
+        Err(AssignError::Infeasible(msg)) => msg,
+        other => panic!("{strategy}: expected Infeasible, got {other:?}"),
+    }
+}
+
+/// Task → owning client id.
+fn owners(plan: &Plan) -> BTreeMap<TaskId, String> {
+    plan.active_owners()
+        .into_iter()
+        .map(|(t, c)| (t, c.to_string()))
+        .collect()
+}
+
+// ---------------------------------------------------------------------------
+// Worked vectors
+// ---------------------------------------------------------------------------
+
+/// §3.3: exclaim (p = 2) and word (p = 3) on 2 containers; FFD packs all five
+/// into the first client.
+#[test]
+fn spec_round_robin_vector() {
+    let tasks = vec![
+        Task::stateless(tid("0_0")),
+        Task::stateless(tid("0_1")),
+        Task::stateless(tid("1_0")),
+        Task::stateless(tid("1_1")),
+        Task::stateless(tid("1_2")),
+    ];
+    let s = state(tasks.clone(), clients(&["c1", "c2"]));
+    let rows: [(&str, &[&str], &[&str]); 3] = [
+        (RR, &["0_0", "1_0", "1_2"], &["0_1", "1_1"]),
+        (RCRR, &["0_0", "1_0", "1_2"], &["0_1", "1_1"]),
+        (FFD, &["0_0", "0_1", "1_0", "1_1", "1_2"], &[]),
+    ];
+    for (strategy, c1, c2) in rows {
+        let plan = support::run(strategy, &s);
+        assert_eq!(actives(&plan, "c1"), c1, "{strategy}");
+        assert_eq!(actives(&plan, "c2"), c2, "{strategy}");
+        assert!(
+            plan.diagnostics.is_empty(),
+            "{strategy}: {:?}",
+            plan.diagnostics
+        );
+    }
+
+    // word states 2 GiB: RR deals it first (configured RAM descending).
+    let heavy: Vec<Task> = tasks
+        .into_iter()
+        .map(|t| {
+            let ram = (t.id.subtopology == 1).then_some(2048);
+            with_demand(t, None, ram)
+        })
+        .collect();
+    let plan = support::run(RR, &state(heavy, clients(&["c1", "c2"])));
+    assert_eq!(actives(&plan, "c1"), ["0_1", "1_0", "1_2"]);
+    assert_eq!(actives(&plan, "c2"), ["0_0", "1_1"]);
+    // Heron's sizing quirk: without a container hint, c1 is sized for 3
+    // default instances (3 GiB + 2 GiB padding), and its two 2 GiB tasks
+    // leave exclaim's instance less than nothing: Heron would refuse it.
+    assert_eq!(
+        plan.diagnostics,
+        ["heron-rr does not enforce resources; Heron's round robin would refuse 1 client(s): c1 (1 task(s) without a stated ram_mb would get -1024 each)"]
+    );
+}
+
+/// §3.5 and §4.7: 20 default tasks. FFD fills 9 per client (10 CPU − 1
+/// padding); RR and RCRR deal 7, 7, 6.
+#[test]
+fn twenty_default_tasks() {
+    let rows: [(&str, &[&str], &[usize]); 5] = [
+        (FFD, &["c1", "c2", "c3"], &[9, 9, 2]),
+        (FFD, &["c1", "c2", "c3", "c4"], &[9, 9, 2, 0]),
+        (RCRR, &["c1", "c2", "c3"], &[7, 7, 6]),
+        (RR, &["c1", "c2", "c3"], &[7, 7, 6]),
+        (RR, &["c1", "c2", "c3", "c4"], &[5, 5, 5, 5]),
+    ];
+    for (strategy, ids, expected) in rows {
+        let plan = support::run(strategy, &state(default_tasks(20), clients(ids)));
+        assert_eq!(counts(&plan), expected, "{strategy} on {ids:?}");
+    }
+    let plan = support::run(FFD, &state(default_tasks(20), clients(&["c1", "c2", "c3"])));
+    assert_eq!(
+        actives(&plan, "c1"),
+        ["0_0", "0_1", "0_2", "0_3", "0_4", "0_5", "0_6", "0_7", "0_8"]
+    );
+    assert_eq!(actives(&plan, "c3"), ["0_18", "0_19"]);
+}
+
+/// §4.7: then add 3 tasks. H3 (FFD) fills the hole in client 3 → 9, 9, 5;
+/// H2 (RCRR) deals one each from client 1 → 8, 8, 7; H1 (RR) re-deals
+/// → 8, 8, 7. With one subtopology, every first task keeps its client.
+#[test]
+fn adding_three_tasks() {
+    let ids = ["c1", "c2", "c3"];
+    let rows: [(&str, &[usize], &[&str]); 3] = [
+        (FFD, &[9, 9, 5], &["c3", "c3", "c3"]),
+        (RCRR, &[8, 8, 7], &["c1", "c2", "c3"]),
+        (RR, &[8, 8, 7], &["c3", "c1", "c2"]),
+    ];
+    for (strategy, expected, new_owners) in rows {
+        let first = support::run(strategy, &state(default_tasks(20), clients(&ids)));
+        let tasks = default_tasks(23);
+        let second = support::run(
+            strategy,
+            &state(tasks.clone(), after(&first, &tasks, clients(&ids))),
+        );
+        assert_eq!(counts(&second), expected, "{strategy}");
+        let (before, now) = (owners(&first), owners(&second));
+        for (task, owner) in &before {
+            assert_eq!(&now[task], owner, "{strategy} moved {task}");
+        }
+        let added: Vec<&str> = (20..23).map(|p| now[&t(0, p)].as_str()).collect();
+        assert_eq!(added, new_owners, "{strategy}");
+    }
+}
+
+/// RR re-deals from scratch: growing an early subtopology shifts every task
+/// dealt after it (§3.3 "Disruption"); RCRR and FFD move nothing.
+#[test]
+fn round_robin_repack_shifts_later_subtopologies() {
+    let ids = ["a", "b"];
+    let grid = |first: u32| -> Vec<Task> {
+        (0..first)
+            .map(|p| Task::stateless(t(0, p)))
+            .chain((0..3).map(|p| Task::stateless(t(1, p))))
+            .collect()
+    };
+    for (strategy, moved) in [(RR, 3), (RCRR, 0), (FFD, 0)] {
+        let first = support::run(strategy, &state(grid(3), clients(&ids)));
+        let tasks = grid(4);
+        let second = support::run(
+            strategy,
+            &state(tasks.clone(), after(&first, &tasks, clients(&ids))),
+        );
+        let now = owners(&second);
+        let count = owners(&first)
+            .iter()
+            .filter(|(task, owner)| &now[*task] != *owner)
+            .count();
+        assert_eq!(count, moved, "{strategy}: {first:?} then {second:?}");
+    }
+}
+
+/// A lost client's tasks go through the add path (real Heron restarts the
+/// container whole): FFD first-fits them into holes, RCRR deals them from the
+/// lowest id. Survivors stay.
+#[test]
+fn lost_client_tasks_take_the_add_path() {
+    let all = ["c1", "c2", "c3", "c4"];
+    let rest = ["c1", "c3", "c4"];
+    let rows: [(&str, &[usize], &[usize]); 2] = [
+        (FFD, &[9, 9, 2, 0], &[9, 9, 2]),
+        (RCRR, &[5, 5, 5, 5], &[7, 7, 6]),
+    ];
+    for (strategy, before, expected) in rows {
+        let first = support::run(strategy, &state(default_tasks(20), clients(&all)));
+        assert_eq!(counts(&first), before, "{strategy}");
+        let tasks = default_tasks(20);
+        let second = support::run(
+            strategy,
+            &state(tasks.clone(), after(&first, &tasks, clients(&rest))),
+        );
+        assert_eq!(counts(&second), expected, "{strategy}");
+        let now = owners(&second);
+        for (task, owner) in owners(&first).iter().filter(|(_, o)| o.as_str() != "c2") {
+            assert_eq!(&now[task], owner, "{strategy} moved survivor {task}");
+        }
+    }
+}
+
+/// A client that now states less CPU keeps its lowest task ids while they
+/// fit; the rest go through the add path, and the plan says so.
+#[test]
+fn survivors_that_no_longer_fit_are_placed_again() {
+    let first = support::run(
+        RCRR,
+        &state(default_tasks(20), clients(&["c1", "c2", "c3"])),
+    );
+    assert_eq!(counts(&first), [7, 7, 6]);
+    let tasks = default_tasks(20);
+    // c1 offers 6 CPU now: 5 tasks + 1 padding.
+    let shrunk = vec![
+        with_cpu(Client::new("c1", 1), 6.0),
+        Client::new("c2", 1),
+        Client::new("c3", 1),
+    ];
+    for (strategy, expected) in [(RCRR, [5, 8, 7]), (FFD, [5, 9, 6])] {
+        let plan = support::run(
+            strategy,
+            &state(tasks.clone(), after(&first, &tasks, shrunk.clone())),
+        );
+        assert_eq!(counts(&plan), expected, "{strategy}");
+        assert_eq!(
+            actives(&plan, "c1"),
+            ["0_0", "0_3", "0_6", "0_9", "0_12"],
+            "{strategy}"
+        );
+        let note = format!(
+            "{strategy} placed 2 previous task(s) again because their client has no room for them now: 0_15 (was on c1), 0_18 (was on c1)"
+        );
+        assert_eq!(plan.diagnostics, [note], "{strategy}");
+    }
+}
+
+/// Heron has no standbys: none are assigned, the plan says so, and so does
+/// the strategy's description. Nothing else is claimed but RCRR's and FFD's
+/// resource rule.
+#[test]
+fn no_standbys() {
+    let config = AssignmentConfig {
+        num_standby_replicas: 2,
+        ..AssignmentConfig::default()
+    };
+    let tasks = support::stateful_grid(2, 4, 1000);
+    let s = support::state(config, tasks, clients(&["a", "b", "c"]));
+    for strategy in ALL {
+        let plan = support::run(strategy, &s);
+        assert!(plan
+            .clients
+            .values()
+            .all(|c| c.standby.is_empty() && c.warmup.is_empty()));
+        assert_eq!(plan.followup_rebalance_ms, None);
+        assert!(
+            plan.diagnostics
+                .iter()
+                .any(|d| d.contains("has no standbys: num_standby_replicas = 2 is left unassigned")),
+            "{strategy}: {:?}",
+            plan.diagnostics
+        );
+        let a = assignor::by_name(strategy).unwrap();
+        assert!(a.description().contains("no standbys"), "{strategy}");
+        assert!(!a.claims().standby_count && !a.claims().warmup_budget);
+        assert_eq!(a.claims().resource_capacity, strategy != RR, "{strategy}");
+    }
+}
+
+/// Stated demands and capacities: RCRR and FFD stay within them (validate
+/// checks the claim); RR packs regardless and reports what Heron would refuse.
+#[test]
+fn stated_resources() {
+    let tasks: Vec<Task> = (0..5)
+        .map(|p| with_demand(Task::stateless(t(0, p)), Some(1.5), Some(3000)))
+        .collect();
+    let mut big = with_cpu(Client::new("big", 1), 8.0);
+    big.ram_mb = Some(16_384);
+    let small = with_cpu(Client::new("small", 1), 2.5);
+    let s = state(tasks, vec![big, small]);
+    // big: padding 1 cpu and 1639 ram_mb, so 4 tasks (7 cpu, 13639 ram_mb);
+    // small: padding 1, one task of 1.5 fills its 2.5 cpu.
+    let ffd = support::run(FFD, &s);
+    assert_eq!(counts(&ffd), [4, 1]);
+    let err = infeasible(RCRR, &s);
+    assert!(
+        err.starts_with("task 0_3 needs 1.5 cpu and 3000 ram_mb but client small, whose turn it is in heron-rcrr's strict round robin, has only 0 cpu left after padding"),
+        "{err}"
+    );
+    let rr = support::run(RR, &s);
+    assert_eq!(counts(&rr), [3, 2]);
+    assert_eq!(
+        rr.diagnostics,
+        ["heron-rr does not enforce resources; Heron's round robin would refuse 1 client(s): small (its tasks state 3 cpu but it offers 2.5)"]
+    );
+}
+
+/// Inputs that do not fit: `Infeasible`, naming the task and what is short;
+/// RR packs every one of them anyway.
+#[test]
+fn infeasible_inputs_name_the_task() {
+    let three = || clients(&["c1", "c2", "c3"]);
+    let huge = |id: &str| {
+        let mut c = with_cpu(Client::new(id, 1), 1000.0);
+        c.ram_mb = Some(1 << 30);
+        c
+    };
+    let big_ram = vec![
+        Task::stateless(t(0, 0)),
+        with_demand(Task::stateless(t(1, 0)), None, Some(20_000)),
+    ];
+    let full = state(default_tasks(27), three());
+    let first = support::run(FFD, &full);
+    let grown = default_tasks(28);
+    let rows: Vec<(&str, ClusterState, &str)> = vec![
+        (
+            FFD,
+            state(default_tasks(28), three()),
+            "task 0_27 needs 1 cpu (default) and 1024 ram_mb (default) but no client has room for its cpu and ram_mb: the most left after padding is 0 cpu on c1 and 0 ram_mb on c1 (heron-ffd cannot add a client where Heron would add a container)",
+        ),
+        (
+            RCRR,
+            state(default_tasks(28), three()),
+            "task 0_27 needs 1 cpu (default) and 1024 ram_mb (default) but client c1, whose turn it is in heron-rcrr's strict round robin, has only 0 cpu and 0 ram_mb left after padding (Heron would retry with one more container; the clients are fixed)",
+        ),
+        (
+            FFD,
+            state(big_ram.clone(), three()),
+            "task 1_0 needs 1 cpu (default) and 20000 ram_mb but no client has room for its ram_mb: the most left after padding is 9 cpu on c1 and 9216 ram_mb on c1",
+        ),
+        (
+            RCRR,
+            state(big_ram, three()),
+            "task 1_0 needs 1 cpu (default) and 20000 ram_mb but client c2, whose turn it is in heron-rcrr's strict round robin, has only 9216 ram_mb left after padding",
+        ),
+        (
+            FFD,
+            state(default_tasks(1), vec![with_cpu(Client::new("a", 1), 0.5)]),
+            "task 0_0 needs 1 cpu (default) and 1024 ram_mb (default) but no client has room for its cpu: the most left after padding is 0 cpu on a and 9216 ram_mb on a",
+        ),
+        (
+            FFD,
+            state(default_tasks(21), vec![huge("a"), huge("b")]),
+            "task 0_20 needs 1 cpu (default) and 1024 ram_mb (default) but every client already holds 10 tasks, the most heron-ffd puts on one client",
+        ),
+        (
+            FFD,
+            state(grown.clone(), after(&first, &grown, three())),
+            "task 0_27 needs 1 cpu (default) and 1024 ram_mb (default) but no client has room",
+        ),
+        (
+            RCRR,
+            state(grown.clone(), after(&first, &grown, three())),
+            "task 0_27 needs 1 cpu (default) and 1024 ram_mb (default) but no client has room for its cpu and ram_mb",
+        ),
+    ];
+    for (strategy, s, expected) in rows {
+        let msg = infeasible(strategy, &s);
+        assert!(
+            msg.starts_with(expected),
+            "{strategy}:\n got {msg}\nwant {expected}"
+        );
+        assert!(!msg.contains('\n'));
+        support::run(RR, &s);
+    }
+    // RCRR checks no task count: 21 tasks on two huge clients fit.
+    let plan = support::run(RCRR, &state(default_tasks(21), vec![huge("a"), huge("b")]));
+    assert_eq!(counts(&plan), [11, 10]);
+}
+
+/// No clients: an empty plan; no tasks: every client empty.
+#[test]
+fn empty_inputs() {
+    for strategy in ALL {
+        let plan = support::run(strategy, &state(default_tasks(3), vec![]));
+        assert!(plan.clients.is_empty());
+        let plan = support::run(strategy, &state(vec![], clients(&["a", "b"])));
+        assert_eq!(counts(&plan), [0, 0]);
+    }
+}
+
+/// The CLI: an infeasible input exits 2 with one stderr line naming the task
+/// and nothing on stdout; `strategies` says "no standbys".
+#[test]
+fn cli_exits_2_on_an_infeasible_input() {
+    let input = r#"{
+      "tasks": [ { "id": "0_0" }, { "id": "0_1" }, { "id": "0_2", "cpu": 0.5 } ],
+      "clients": [ { "id": "a", "cpu": 2 }, { "id": "b", "cpu": 2, "ram_mb": 4096 } ]
+    }"#;
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("heron");
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join(format!("{}-infeasible.json", std::process::id()));
+    std::fs::write(&path, input).expect("temp file");
+    let out = Command::new(env!("CARGO_BIN_EXE_smoothscale"))
+        .args(["assign", "--strategy", "heron-ffd"])
+        .arg(&path)
+        .output()
+        .expect("the binary runs");
+    let stderr = String::from_utf8(out.stderr).expect("UTF-8");
+    assert_eq!(out.status.code(), Some(2), "stderr: {stderr}");
+    assert!(out.stdout.is_empty());
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    // FFD order: 0_0, 0_1 (1 cpu) before 0_2 (0.5 cpu); a and b take one each.
+    assert!(
+        stderr.starts_with("error: task 0_2 needs 0.5 cpu and 1024 ram_mb (default) but no client has room for its cpu"),
+        "{stderr}"
+    );
+
+    let out = Command::new(env!("CARGO_BIN_EXE_smoothscale"))
+        .args(["assign", "--strategy", "heron-rr"])
+        .arg(&path)
+        .output()
+        .expect("the binary runs");
+    assert_eq!(out.status.code(), Some(0));
+    let _ = std::fs::remove_file(&path);
+
+    let out = Command::new(env!("CARGO_BIN_EXE_smoothscale"))
+        .arg("strategies")
+        .output()
+        .expect("the binary runs");
+    let table = String::from_utf8(out.stdout).expect("UTF-8");
+    for name in ALL {
+        let line = table
+            .lines()
+            .find(|l| l.starts_with(name))
+            .unwrap_or_else(|| panic!("{name} missing from {table}"));
+        assert!(line.contains("no standbys"), "{line}");
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Properties
+// ---------------------------------------------------------------------------
+
+fn proptest_config() -> ProptestConfig {
+    let cases = std::env::var("SMOOTHSCALE_PROPTEST_CASES")
+        .ok()
+        .map(|v| {
+            v.trim().parse().unwrap_or_else(|_| {
+                panic!("SMOOTHSCALE_PROPTEST_CASES must be a number, got {v:?}")
+            })
+        })
+        .unwrap_or(256);
+    ProptestConfig {
+        cases,
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    }
+}
+
+/// Client ids whose string order is not their "numeric" order.
+const ID_POOL: &[&str] = &["0", "1", "B", "a", "c1", "c10", "c2", "c9", "x y", "~"];
+
+/// One task as drawn: subtopology, cpu, ram_mb, stateful.
+type TaskDraw = (u32, Option<f64>, Option<u64>, bool);
+
+/// Demands: mostly default, else dyadic CPU (exact sums) and some RAM.
+fn task_draw() -> impl Strategy<Value = TaskDraw> {
+    (
+        0u32..3,
+        prop::option::weighted(0.4, select(vec![0.0, 0.25, 0.5, 1.0, 1.5, 2.0, 3.5])),
+        prop::option::weighted(0.4, select(vec![128u64, 512, 1024, 2048, 3000, 6000])),
+        any::<bool>(),
+    )
+}
+
+/// Capacities: mostly default, else a range around the default.
+fn client_draw() -> impl Strategy<Value = (Option<f64>, Option<u64>)> {
+    (
+        prop::option::weighted(0.4, select(vec![0.5, 4.0, 6.5, 10.0, 16.0, 40.0, 40.0])),
+        prop::option::weighted(0.4, select(vec![1024u64, 6000, 10_240, 20_000, 65_536])),
+    )
+}
+
+/// Tasks `S_P` numbered in draw order within each subtopology.
+fn build_tasks(draws: &[TaskDraw]) -> Vec<Task> {
+    let mut next = [0u32; 8];
+    draws
+        .iter()
+        .map(|&(s, cpu, ram, stateful)| {
+            let id = t(s, next[s as usize]);
+            next[s as usize] += 1;
+            let task = if stateful {
+                Task::stateful(id, 100)
+            } else {
+                Task::stateless(id)
+            };
+            with_demand(task, cpu, ram)
+        })
+        .collect()
+}
+
+fn build_clients(ids: &[&str], draws: &[(Option<f64>, Option<u64>)]) -> Vec<Client> {
+    ids.iter()
+        .zip(draws)
+        .map(|(id, &(cpu, ram))| {
+            let mut c = Client::new(*id, 1);
+            c.cpu = cpu;
+            c.ram_mb = ram;
+            c
+        })
+        .collect()
+}
+
+/// A random cluster, with or without a (random, not necessarily feasible)
+/// previous assignment, with 0–2 standbys wanted.
+fn cluster() -> impl Strategy<Value = ClusterState> {
+    (
+        vec(task_draw(), 0..24),
+        subsequence(ID_POOL.to_vec(), 1..=5),
+        vec(client_draw(), 5),
+        prop::option::of(vec(prop::option::of(0usize..5), 36)),
+        0u32..3,
+    )
+        .prop_map(|(tasks, ids, caps, previous, standbys)| {
+            let tasks = build_tasks(&tasks);
+            let mut clients = build_clients(&ids, &caps);
+            if let Some(previous) = previous {
+                for (task, owner) in tasks.iter().zip(previous) {
+                    if let Some(c) = owner.filter(|&c| c < clients.len()) {
+                        clients[c].previous_active.insert(task.id);
+                    }
+                }
+            }
+            let config = AssignmentConfig {
+                num_standby_replicas: standbys,
+                ..AssignmentConfig::default()
+            };
+            support::state(config, tasks, clients)
+        })
+}
+
+/// A cluster with no previous assignment.
+fn first_packing() -> impl Strategy<Value = ClusterState> {
+    (
+        vec(task_draw(), 0..24),
+        subsequence(ID_POOL.to_vec(), 1..=5),
+        vec(client_draw(), 5),
+    )
+        .prop_map(|(tasks, ids, caps)| state(build_tasks(&tasks), build_clients(&ids, &caps)))
+}
+
+/// The oracle of FFD's and RCRR's own rule, written independently: on every
+/// client holding a task, Σ (stated or default) demands + padding ≤ (stated or
+/// default) capacity, padding = max(1 CPU / 1024 MiB, 10 % of capacity), RAM
+/// rounded up; FFD also at most 10 tasks.
+fn over_capacity(state: &ClusterState, plan: &Plan, limit: usize) -> Option<String> {
+    for client in state.clients() {
+        let held = &plan.clients[&client.id].active;
+        if held.is_empty() {
+            continue;
+        }
+        if held.len() > limit {
+            return Some(format!("{} holds {} tasks", client.id, held.len()));
+        }
+        let tasks: Vec<&Task> = held.iter().map(|&t| state.task(t).unwrap()).collect();
+        let cpu: f64 = tasks.iter().map(|t| t.cpu.unwrap_or(1.0)).sum();
+        let ram: u128 = tasks
+            .iter()
+            .map(|t| u128::from(t.ram_mb.unwrap_or(1024)))
+            .sum();
+        let cap_cpu = client.cpu.unwrap_or(10.0);
+        let cap_ram = client.ram_mb.map_or(10_240, u128::from);
+        let pad_cpu = f64::max(1.0, cap_cpu * 0.1);
+        let pad_ram = u128::max(1024, (cap_ram * 10).div_ceil(100));
+        if cpu + pad_cpu > cap_cpu * (1.0 + 1e-12) {
+            return Some(format!(
+                "{}: cpu {cpu} + padding {pad_cpu} > {cap_cpu}",
+                client.id
+            ));
+        }
+        if ram + pad_ram > cap_ram {
+            return Some(format!(
+                "{}: ram_mb {ram} + padding {pad_ram} > {cap_ram}",
+                client.id
+            ));
+        }
+    }
+    None
+}
+
+/// Clients holding at least one task.
+fn used(plan: &Plan) -> usize {
+    plan.clients
+        .values()
+        .filter(|c| !c.active.is_empty())
+        .count()
+}
+
+/// `state` as JSON, to replay a failure with `smoothscale assign`.
+fn replay(state: &ClusterState) -> String {
+    smoothscale::wire::state_to_json(state)
+}
+
+proptest! {
+    #![proptest_config(proptest_config())]
+
+    /// Every plan passes `validate` (run by `support::outcome`) and assigns
+    /// no standbys; an error is `Infeasible` naming a task of the input; RR
+    /// never fails. Twice the same input gives the same outcome.
+    #[test]
+    fn heron_plans_are_valid_or_infeasible_and_deterministic(state in cluster()) {
+        for strategy in ALL {
+            let outcome = support::outcome(strategy, &state);
+            prop_assert_eq!(&outcome, &support::outcome(strategy, &state), "{} not deterministic\n{}", strategy, replay(&state));
+            match outcome {
+                Ok(plan) => {
+                    prop_assert!(plan.clients.values().all(|c| c.standby.is_empty() && c.warmup.is_empty()));
+                    prop_assert_eq!(plan.followup_rebalance_ms, None);
+                    let standbys = state.config().num_standby_replicas > 0
+                        && state.tasks().iter().any(|t| t.stateful);
+                    prop_assert_eq!(
+                        plan.diagnostics.iter().any(|d| d.contains("has no standbys")),
+                        standbys
+                    );
+                }
+                Err(msg) => {
+                    prop_assert!(strategy != RR, "heron-rr failed: {}\n{}", msg, replay(&state));
+                    let named = msg
+                        .strip_prefix("task ")
+                        .and_then(|rest| rest.split(' ').next())
+                        .and_then(|id| id.parse::<TaskId>().ok());
+                    prop_assert!(
+                        named.is_some_and(|id| state.task(id).is_some()),
+                        "{}: message names no task: {}", strategy, msg
+                    );
+                }
+            }
+        }
+    }
+
+    /// FFD and RCRR keep their own capacity rule, checked by the oracle.
+    #[test]
+    fn heron_resource_compliant_strategies_never_exceed_a_capacity(state in cluster()) {
+        for (strategy, limit) in [(FFD, 10), (RCRR, usize::MAX)] {
+            if let Ok(plan) = support::outcome(strategy, &state) {
+                let over = over_capacity(&state, &plan, limit);
+                prop_assert!(over.is_none(), "{}: {:?}\n{}", strategy, over, replay(&state));
+            }
+        }
+    }
+
+    /// On a first packing, when both succeed: clients with at least one task
+    /// under FFD ≤ under RCRR, and RCRR's strict deal uses exactly min(T, C)
+    /// with task i (by id) on client i mod C.
+    #[test]
+    fn heron_ffd_uses_no_more_clients_than_rcrr(state in first_packing()) {
+        let (Ok(ffd), Ok(rcrr)) = (support::outcome(FFD, &state), support::outcome(RCRR, &state)) else {
+            return Ok(());
+        };
+        let (tasks, clients) = (state.tasks().len(), state.clients().len());
+        prop_assert!(used(&ffd) <= used(&rcrr), "ffd {:?} rcrr {:?}\n{}", counts(&ffd), counts(&rcrr), replay(&state));
+        prop_assert_eq!(used(&rcrr), tasks.min(clients));
+        let owner = rcrr.active_owners();
+        for (i, task) in state.tasks().iter().enumerate() {
+            prop_assert_eq!(owner[&task.id], &state.clients()[i % clients].id);
+        }
+    }
+
+    /// With default demands and capacities, FFD packs 9 per client: ⌈T / 9⌉
+    /// clients, all full but the last; infeasible beyond 9 per client.
+    #[test]
+    fn heron_ffd_packs_nine_default_tasks_per_client(tasks in 0u32..60, clients in 1usize..7) {
+        let ids: Vec<String> = (0..clients).map(|i| format!("c{i}")).collect();
+        let ids: Vec<&str> = ids.iter().map(String::as_str).collect();
+        let s = state(default_tasks(tasks), self::clients(&ids));
+        match support::outcome(FFD, &s) {
+            Ok(plan) => {
+                prop_assert!(tasks as usize <= 9 * clients);
+                let full = tasks as usize / 9;
+                let mut expected = vec![9; full];
+                if tasks % 9 > 0 {
+                    expected.push(tasks as usize % 9);
+                }
+                expected.resize(clients, 0);
+                prop_assert_eq!(counts(&plan), expected);
+            }
+            Err(_) => prop_assert!(tasks as usize > 9 * clients),
+        }
+    }
+
+    /// A repack keeps every surviving task on its surviving client (FFD,
+    /// RCRR): after a plan, drop some clients and tasks, add tasks and
+    /// clients; if the repack fails, it names a task that had to be placed.
+    /// RR ignores the previous plan: it gives what a first packing gives.
+    #[test]
+    fn heron_repack_keeps_survivors_in_place(
+        state in first_packing(),
+        keep_clients in vec(any::<bool>(), 5),
+        keep_tasks in vec(prop::bool::weighted(0.8), 36),
+        added in vec(task_draw(), 0..8),
+        new_clients in vec(client_draw(), 0..3),
+    ) {
+        let mut clients: Vec<Client> = state
+            .clients()
+            .iter()
+            .zip(&keep_clients)
+            .filter(|(_, keep)| **keep)
+            .map(|(c, _)| c.clone())
+            .collect();
+        let extra_ids: Vec<String> = (0..new_clients.len()).map(|i| format!("new-{i}")).collect();
+        let extra_ids: Vec<&str> = extra_ids.iter().map(String::as_str).collect();
+        clients.extend(build_clients(&extra_ids, &new_clients));
+        if clients.is_empty() {
+            return Ok(());
+        }
+        let mut tasks: Vec<Task> = state
+            .tasks()
+            .iter()
+            .zip(&keep_tasks)
+            .filter(|(_, keep)| **keep)
+            .map(|(t, _)| t.clone())
+            .collect();
+        let added: Vec<TaskDraw> = added.into_iter().map(|(_, cpu, ram, sf)| (7, cpu, ram, sf)).collect();
+        tasks.extend(build_tasks(&added));
+
+        for strategy in [FFD, RCRR] {
+            let Ok(first) = support::outcome(strategy, &state) else { continue };
+            let next = support::state(
+                AssignmentConfig::default(),
+                tasks.clone(),
+                after(&first, &tasks, clients.clone()),
+            );
+            let survivors: BTreeMap<TaskId, String> = owners(&first)
+                .into_iter()
+                .filter(|(task, owner)| {
+                    next.task(*task).is_some() && next.client(&owner.as_str().into()).is_some()
+                })
+                .collect();
+            match support::outcome(strategy, &next) {
+                Ok(plan) => {
+                    let now = owners(&plan);
+                    for (task, owner) in &survivors {
+                        prop_assert_eq!(&now[task], owner, "{} moved {}\n{}", strategy, task, replay(&next));
+                    }
+                }
+                Err(msg) => {
+                    let named: TaskId = msg["task ".len()..].split(' ').next().unwrap().parse().unwrap();
+                    prop_assert!(!survivors.contains_key(&named), "{}: {}\n{}", strategy, msg, replay(&next));
+                }
+            }
+        }
+
+        let next = state_with_previous(&tasks, &clients);
+        let fresh = support::state(AssignmentConfig::default(), tasks.clone(), clients.iter().map(|c| {
+            let mut c = c.clone();
+            c.previous_active.clear();
+            c
+        }).collect());
+        let (a, b) = (support::run(RR, &next), support::run(RR, &fresh));
+        prop_assert_eq!(a.clients, b.clients);
+    }
+}
+
+/// `clients` with every task previously on the first client (an arbitrary
+/// previous plan for RR to ignore).
+fn state_with_previous(tasks: &[Task], clients: &[Client]) -> ClusterState {
+    let mut clients = clients.to_vec();
+    clients[0].previous_active = tasks.iter().map(|t| t.id).collect();
+    state(tasks.to_vec(), clients)
+}

@@ -1,0 +1,872 @@
+//! The `samza` strategy: the worked vectors of samza-heron-spec §2.4 (Samza's
+//! `TestGroupByContainerCount`, through clients) and §4.7 (S1 scale-out and
+//! node loss with a standby), standby placement rules, diagnostics, and
+//! property tests: `validate`, determinism, lag-unawareness, the fewest moves
+//! when only the container count changes, host affinity, and standbys never
+//! sharing a host (or a stated rack) with their active.
+//!
+//! Samza's `Partition p` names become tasks `0_p`: both sort as strings the
+//! same way (`0_10` before `0_2`). Each client is one container; a client
+//! "before" lists the tasks its container ran (its `previous_active`).
+//!
+//! Cases: `SMOOTHSCALE_PROPTEST_CASES` (default 256), failures not persisted.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use proptest::collection::vec;
+use proptest::prelude::*;
+use proptest::sample::subsequence;
+use proptest::test_runner::Config as ProptestConfig;
+
+use smoothscale::{
+    AssignmentConfig, Client, ClientId, ClientPlan, ClusterState, Lag, Plan, Task, TaskId,
+};
+
+use crate::support::{self, state, tid};
+
+fn samza(state: &ClusterState) -> Plan {
+    support::run("samza", state)
+}
+
+fn names(list: &[&str]) -> BTreeSet<TaskId> {
+    list.iter().map(|s| tid(s)).collect()
+}
+
+/// Tasks `0_0 .. 0_{n-1}`, stateful.
+fn partitions(n: u32) -> Vec<Task> {
+    (0..n)
+        .map(|p| Task::stateful(TaskId::new(0, p), 1_000))
+        .collect()
+}
+
+/// `0_p` for every `p` listed.
+fn parts(list: &[u32]) -> BTreeSet<TaskId> {
+    list.iter().map(|&p| TaskId::new(0, p)).collect()
+}
+
+fn standbys(n: u32) -> AssignmentConfig {
+    AssignmentConfig {
+        num_standby_replicas: n,
+        ..AssignmentConfig::default()
+    }
+}
+
+fn on_host(id: &str, host: &str) -> Client {
+    let mut c = Client::new(id, 1);
+    c.host = Some(host.to_string());
+    c
+}
+
+/// Asserts every client's actives (clients not listed: none).
+fn assert_actives(plan: &Plan, expected: &[(&str, BTreeSet<TaskId>)], case: &str) {
+    let expected: BTreeMap<&str, &BTreeSet<TaskId>> =
+        expected.iter().map(|(c, s)| (*c, s)).collect();
+    for (id, cp) in &plan.clients {
+        let want = expected
+            .get(id.as_str())
+            .copied()
+            .cloned()
+            .unwrap_or_default();
+        assert_eq!(cp.active, want, "{case}: actives of {id}\nplan: {plan:?}");
+    }
+}
+
+/// Asserts every client's standbys (clients not listed: none).
+fn assert_standbys(plan: &Plan, expected: &[(&str, BTreeSet<TaskId>)], case: &str) {
+    let expected: BTreeMap<&str, &BTreeSet<TaskId>> =
+        expected.iter().map(|(c, s)| (*c, s)).collect();
+    for (id, cp) in &plan.clients {
+        let want = expected
+            .get(id.as_str())
+            .copied()
+            .cloned()
+            .unwrap_or_default();
+        assert_eq!(cp.standby, want, "{case}: standbys of {id}\nplan: {plan:?}");
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Worked vectors: the balance step (§2.4) through clients
+// ---------------------------------------------------------------------------
+
+/// One vector: `tasks` partitions of subtopology 0, the containers before
+/// (client, partitions), the clients now, the expected actives.
+struct Vector {
+    name: &'static str,
+    tasks: u32,
+    before: &'static [(&'static str, &'static [u32])],
+    now: &'static [&'static str],
+    after: &'static [(&'static str, &'static [u32])],
+}
+
+const VECTORS: &[Vector] = &[
+    Vector {
+        name: "§2.4.2 grow 3 → 4: quotas [3,3,2,2], 0_9 and 0_8 spill to the new container",
+        tasks: 10,
+        before: &[("a", &[0, 3, 6, 9]), ("b", &[1, 4, 7]), ("c", &[2, 5, 8])],
+        now: &["a", "b", "c", "d"],
+        after: &[
+            ("a", &[0, 3, 6]),
+            ("b", &[1, 4, 7]),
+            ("c", &[2, 5]),
+            ("d", &[8, 9]),
+        ],
+    },
+    Vector {
+        name: "§2.4.2 shrink back 4 → 3: the original layout returns",
+        tasks: 10,
+        before: &[
+            ("a", &[0, 3, 6]),
+            ("b", &[1, 4, 7]),
+            ("c", &[2, 5]),
+            ("d", &[8, 9]),
+        ],
+        now: &["a", "b", "c"],
+        after: &[("a", &[0, 3, 6, 9]), ("b", &[1, 4, 7]), ("c", &[2, 5, 8])],
+    },
+    Vector {
+        name: "testBalancerAfterContainerIncrease (2 → 4)",
+        tasks: 9,
+        before: &[("a", &[0, 2, 4, 6, 8]), ("b", &[1, 3, 5, 7])],
+        now: &["a", "b", "c", "d"],
+        after: &[
+            ("a", &[0, 2, 4]),
+            ("b", &[1, 3]),
+            ("c", &[6, 8]),
+            ("d", &[5, 7]),
+        ],
+    },
+    // testBalancerAfterContainerDecrease (4 → 2). Samza spills container 2,
+    // then 3 (0_6, 0_2, 0_7, 0_3) and ends with a {0,2,4,6,8}, b {1,3,5,7}.
+    // Here c and d are gone from the state, and nothing says which of them
+    // ran which task: their tasks form one departed group and spill largest
+    // name first (0_7, 0_6, 0_3, 0_2). The same tasks stay and as many move;
+    // the unit test `balancer_after_container_decrease_and_again` checks
+    // Samza's exact result on known containers.
+    Vector {
+        name: "testBalancerAfterContainerDecrease (4 → 2), departed containers merged",
+        tasks: 9,
+        before: &[
+            ("a", &[0, 4, 8]),
+            ("b", &[1, 5]),
+            ("c", &[2, 6]),
+            ("d", &[3, 7]),
+        ],
+        now: &["a", "b"],
+        after: &[("a", &[0, 4, 6, 7, 8]), ("b", &[1, 2, 3, 5])],
+    },
+    Vector {
+        name: "testBalancerMultipleReblances, second step (4 → 3)",
+        tasks: 9,
+        before: &[
+            ("a", &[0, 4, 8]),
+            ("b", &[1, 5]),
+            ("c", &[2, 6]),
+            ("d", &[3, 7]),
+        ],
+        now: &["a", "b", "c"],
+        after: &[("a", &[0, 4, 8]), ("b", &[1, 5, 7]), ("c", &[2, 3, 6])],
+    },
+    Vector {
+        name: "testBalancerAfterContainerSame",
+        tasks: 9,
+        before: &[("a", &[0, 2, 4, 6, 8]), ("b", &[1, 3, 5, 7])],
+        now: &["a", "b"],
+        after: &[("a", &[0, 2, 4, 6, 8]), ("b", &[1, 3, 5, 7])],
+    },
+    Vector {
+        name: "testBalancerAfterContainerSameCustomAssignment: kept although unbalanced",
+        tasks: 9,
+        before: &[("a", &[0, 1, 2, 3, 4, 5]), ("b", &[6, 7, 8])],
+        now: &["a", "b"],
+        after: &[("a", &[0, 1, 2, 3, 4, 5]), ("b", &[6, 7, 8])],
+    },
+    Vector {
+        name: "testBalancerAfterContainerSameCustomAssignmentAndContainerIncrease",
+        tasks: 6,
+        before: &[("a", &[0]), ("b", &[1, 2, 3, 4, 5])],
+        now: &["a", "b", "c"],
+        after: &[("a", &[0, 5]), ("b", &[1, 2]), ("c", &[3, 4])],
+    },
+    Vector {
+        name: "testBalancerOldContainerCountOne: round-robin",
+        tasks: 3,
+        before: &[("a", &[0, 1, 2])],
+        now: &["a", "b", "c"],
+        after: &[("a", &[0]), ("b", &[1]), ("c", &[2])],
+    },
+    Vector {
+        name: "testBalancerNewContainerCountOne: round-robin",
+        tasks: 3,
+        before: &[("a", &[0]), ("b", &[1]), ("c", &[2])],
+        now: &["a"],
+        after: &[("a", &[0, 1, 2])],
+    },
+    Vector {
+        name: "testBalancerEmptyTaskMapping: round-robin",
+        tasks: 3,
+        before: &[],
+        now: &["a", "b", "c"],
+        after: &[("a", &[0]), ("b", &[1]), ("c", &[2])],
+    },
+    Vector {
+        name: "§2.4.1 names sort as strings: 12 tasks over 3",
+        tasks: 12,
+        before: &[],
+        now: &["a", "b", "c"],
+        after: &[
+            ("a", &[0, 11, 4, 7]),
+            ("b", &[1, 2, 5, 8]),
+            ("c", &[10, 3, 6, 9]),
+        ],
+    },
+    Vector {
+        name: "testGroupManyTasks: 21 tasks over 2",
+        tasks: 21,
+        before: &[],
+        now: &["a", "b"],
+        after: &[
+            ("a", &[0, 10, 12, 14, 16, 18, 2, 3, 5, 7, 9]),
+            ("b", &[1, 11, 13, 15, 17, 19, 20, 4, 6, 8]),
+        ],
+    },
+    Vector {
+        name: "a new client sorting between old ones takes the new container",
+        tasks: 10,
+        before: &[("a", &[0, 3, 6, 9]), ("c", &[1, 4, 7]), ("d", &[2, 5, 8])],
+        now: &["a", "b", "c", "d"],
+        after: &[
+            ("a", &[0, 3, 6]),
+            ("b", &[8, 9]),
+            ("c", &[1, 4, 7]),
+            ("d", &[2, 5]),
+        ],
+    },
+    Vector {
+        name: "a departed middle container spills, the others keep their tasks",
+        tasks: 10,
+        before: &[
+            ("a", &[0, 3, 6]),
+            ("b", &[1, 4, 7]),
+            ("c", &[2, 5]),
+            ("d", &[8, 9]),
+        ],
+        now: &["a", "c", "d"],
+        // Live containers a (3), c (2), d (2) keep slots 0..2 with quotas
+        // [4, 3, 3]; b's tasks spill, largest name first: 0_7, 0_4, 0_1.
+        after: &[("a", &[0, 3, 6, 7]), ("c", &[2, 4, 5]), ("d", &[1, 8, 9])],
+    },
+];
+
+#[test]
+fn balance_vectors_of_samza_tests() {
+    for v in VECTORS {
+        let clients = v
+            .now
+            .iter()
+            .map(|&id| {
+                let before = v.before.iter().find(|(c, _)| *c == id);
+                Client::new(id, 1)
+                    .with_previous_active(before.map_or_else(BTreeSet::new, |b| parts(b.1)))
+            })
+            .collect();
+        let s = state(AssignmentConfig::default(), partitions(v.tasks), clients);
+        let plan = samza(&s);
+        let after: Vec<(&str, BTreeSet<TaskId>)> =
+            v.after.iter().map(|(c, p)| (*c, parts(p))).collect();
+        assert_actives(&plan, &after, v.name);
+        assert!(
+            plan.diagnostics.is_empty(),
+            "{}: {:?}",
+            v.name,
+            plan.diagnostics
+        );
+        assert_eq!(plan.followup_rebalance_ms, None);
+    }
+}
+
+#[test]
+fn task_names_across_subtopologies_sort_as_strings() {
+    // "0_1" < "0_10" < "10_0" < "1_0" < "2_0"; round-robin over two.
+    let tasks = ["0_1", "0_10", "1_0", "10_0", "2_0"]
+        .iter()
+        .map(|s| Task::stateless(tid(s)))
+        .collect();
+    let s = state(
+        AssignmentConfig::default(),
+        tasks,
+        vec![Client::new("a", 1), Client::new("b", 1)],
+    );
+    let plan = samza(&s);
+    assert_actives(
+        &plan,
+        &[
+            ("a", names(&["0_1", "10_0", "2_0"])),
+            ("b", names(&["0_10", "1_0"])),
+        ],
+        "mixed subtopologies",
+    );
+}
+
+// ---------------------------------------------------------------------------
+// Worked vectors: §4.7
+// ---------------------------------------------------------------------------
+
+#[test]
+fn s1_scale_out_three_to_four_moves_two_tasks_to_the_new_client() {
+    let before = [
+        ("a", parts(&[0, 3, 6, 9])),
+        ("b", parts(&[1, 4, 7])),
+        ("c", parts(&[2, 5, 8])),
+    ];
+    let mut clients: Vec<Client> = before
+        .iter()
+        .map(|(id, ts)| on_host(id, &format!("h-{id}")).with_previous_active(ts.iter().copied()))
+        .collect();
+    clients.push(on_host("d", "h-d"));
+    let s = state(AssignmentConfig::default(), partitions(10), clients);
+    let plan = samza(&s);
+    assert_actives(
+        &plan,
+        &[
+            ("a", parts(&[0, 3, 6])),
+            ("b", parts(&[1, 4, 7])),
+            ("c", parts(&[2, 5])),
+            ("d", parts(&[8, 9])),
+        ],
+        "§4.7 scale-out",
+    );
+    let moved = before
+        .iter()
+        .map(|(id, ts)| {
+            ts.difference(&plan.clients[&ClientId::from(*id)].active)
+                .count()
+        })
+        .sum::<usize>();
+    assert_eq!(moved, 2);
+}
+
+#[test]
+fn s1_node_loss_fails_over_to_the_standby_container() {
+    // R = 2, four clients: slots 0, 1 active on a, b; their standby
+    // containers on c, d. a dies, e joins.
+    let (slot0, slot1) = (parts(&[0, 2]), parts(&[1, 3]));
+    let clients = vec![
+        on_host("b", "hb").with_previous_active(slot1.iter().copied()),
+        on_host("c", "hc").with_previous_standby(slot0.iter().copied()),
+        on_host("d", "hd").with_previous_standby(slot1.iter().copied()),
+        on_host("e", "he"),
+    ];
+    let s = state(standbys(1), partitions(4), clients);
+    let plan = samza(&s);
+    assert_actives(
+        &plan,
+        &[("b", slot1.clone()), ("c", slot0.clone())],
+        "§4.7 node loss",
+    );
+    assert_standbys(&plan, &[("d", slot1), ("e", slot0)], "§4.7 node loss");
+    assert!(plan.diagnostics.is_empty(), "{:?}", plan.diagnostics);
+}
+
+#[test]
+fn first_run_with_standbys_mirrors_containers_on_other_hosts() {
+    // c shares a's host: slot 0's standby container skips it for d, and c
+    // mirrors slot 1 (on b's host h2) instead.
+    let clients = vec![
+        on_host("a", "h1"),
+        on_host("b", "h2"),
+        on_host("c", "h1"),
+        on_host("d", "h3"),
+    ];
+    let s = state(standbys(1), partitions(4), clients);
+    let plan = samza(&s);
+    assert_actives(
+        &plan,
+        &[("a", parts(&[0, 2])), ("b", parts(&[1, 3]))],
+        "first run",
+    );
+    assert_standbys(
+        &plan,
+        &[("d", parts(&[0, 2])), ("c", parts(&[1, 3]))],
+        "first run",
+    );
+}
+
+#[test]
+fn standby_containers_avoid_the_active_rack_when_racks_are_known() {
+    let clients = vec![
+        on_host("a", "h1").with_rack("r1"),
+        on_host("b", "h2").with_rack("r2"),
+        on_host("c", "h3").with_rack("r1"),
+        on_host("d", "h4").with_rack("r2"),
+    ];
+    let s = state(standbys(1), partitions(4), clients);
+    let plan = samza(&s);
+    assert_actives(
+        &plan,
+        &[("a", parts(&[0, 2])), ("b", parts(&[1, 3]))],
+        "racks",
+    );
+    assert_standbys(
+        &plan,
+        &[("d", parts(&[0, 2])), ("c", parts(&[1, 3]))],
+        "racks",
+    );
+}
+
+#[test]
+fn standby_containers_mirror_only_stateful_tasks_and_spares_idle() {
+    // Five clients, R = 2: two containers, their two standby containers, one spare.
+    let mut tasks = partitions(2);
+    tasks.extend([Task::stateless(tid("1_0")), Task::stateless(tid("1_1"))]);
+    let clients = ["a", "b", "c", "d", "e"]
+        .iter()
+        .map(|id| Client::new(*id, 1))
+        .collect();
+    let s = state(standbys(1), tasks, clients);
+    let plan = samza(&s);
+    assert_actives(
+        &plan,
+        &[("a", names(&["0_0", "1_0"])), ("b", names(&["0_1", "1_1"]))],
+        "stateless",
+    );
+    assert_standbys(
+        &plan,
+        &[("c", names(&["0_0"])), ("d", names(&["0_1"]))],
+        "stateless",
+    );
+}
+
+#[test]
+fn a_standby_container_with_no_other_host_is_left_out_and_said() {
+    let clients = vec![
+        on_host("a", "h"),
+        on_host("b", "h"),
+        on_host("c", "h"),
+        on_host("d", "h"),
+    ];
+    let s = state(standbys(1), partitions(4), clients);
+    let plan = samza(&s);
+    assert!(
+        plan.clients.values().all(|cp| cp.standby.is_empty()),
+        "{plan:?}"
+    );
+    assert_eq!(plan.diagnostics.len(), 1, "{:?}", plan.diagnostics);
+    assert!(
+        plan.diagnostics[0].contains("0-0, 1-0"),
+        "{:?}",
+        plan.diagnostics
+    );
+}
+
+#[test]
+fn more_replicas_than_clients_and_fewer_tasks_than_containers_are_said() {
+    let s = state(
+        standbys(3),
+        partitions(1),
+        vec![Client::new("a", 1), Client::new("b", 1)],
+    );
+    let plan = samza(&s);
+    assert_actives(&plan, &[("a", parts(&[0]))], "replicas");
+    assert_standbys(&plan, &[("b", parts(&[0]))], "replicas");
+    assert_eq!(plan.diagnostics.len(), 1, "{:?}", plan.diagnostics);
+
+    let s = state(
+        AssignmentConfig::default(),
+        partitions(2),
+        vec![
+            Client::new("a", 1),
+            Client::new("b", 1),
+            Client::new("c", 1),
+        ],
+    );
+    let plan = samza(&s);
+    assert_actives(&plan, &[("a", parts(&[0])), ("b", parts(&[1]))], "idle");
+    assert_eq!(plan.diagnostics.len(), 1, "{:?}", plan.diagnostics);
+}
+
+#[test]
+fn no_clients_or_no_tasks_give_an_empty_plan() {
+    let s = state(standbys(1), partitions(3), Vec::new());
+    assert!(samza(&s).clients.is_empty());
+    let s = state(standbys(1), Vec::new(), vec![Client::new("a", 1)]);
+    let plan = samza(&s);
+    assert_eq!(plan.clients.len(), 1);
+    assert!(plan
+        .clients
+        .values()
+        .all(|cp| cp.active.is_empty() && cp.standby.is_empty()));
+}
+
+// ---------------------------------------------------------------------------
+// Properties
+// ---------------------------------------------------------------------------
+
+fn proptest_config() -> ProptestConfig {
+    let cases = std::env::var("SMOOTHSCALE_PROPTEST_CASES")
+        .ok()
+        .map(|v| {
+            v.trim().parse().unwrap_or_else(|_| {
+                panic!("SMOOTHSCALE_PROPTEST_CASES must be a number, got {v:?}")
+            })
+        })
+        .unwrap_or(256);
+    ProptestConfig {
+        cases,
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    }
+}
+
+/// Client ids whose string order is not their "numeric" order.
+const ID_POOL: &[&str] = &[
+    "0",
+    "00",
+    "1",
+    "B",
+    "a",
+    "b",
+    "c1",
+    "c10",
+    "c2",
+    "c9",
+    "client-10",
+    "client-2",
+    "x y",
+    "zeta",
+    "~",
+    "\u{3a9}",
+];
+
+/// Tasks of `subtopologies` (partition counts); odd partitions of odd
+/// subtopologies are stateless.
+fn tasks_of(subtopologies: &[u32]) -> Vec<Task> {
+    let mut tasks = Vec::new();
+    for (s, &n) in subtopologies.iter().enumerate() {
+        for p in 0..n {
+            let id = TaskId::new(s as u32, p);
+            tasks.push(if s % 2 == 1 && p % 2 == 1 {
+                Task::stateless(id)
+            } else {
+                Task::stateful(id, 500)
+            });
+        }
+    }
+    tasks
+}
+
+/// A client's host and rack, drawn from small pools so that they are often shared.
+#[derive(Debug, Clone)]
+struct Spec {
+    host: Option<u8>,
+    rack: Option<u8>,
+}
+
+fn spec() -> impl Strategy<Value = Spec> {
+    (proptest::option::of(0..4u8), proptest::option::of(0..3u8))
+        .prop_map(|(host, rack)| Spec { host, rack })
+}
+
+fn client_of(id: &str, spec: &Spec) -> Client {
+    let mut c = Client::new(id, 1);
+    c.host = spec.host.map(|h| format!("host-{h}"));
+    c.rack = spec.rack.map(|r| format!("rack-{r}"));
+    c
+}
+
+/// A random cluster with a random (not necessarily Samza-made) previous
+/// assignment: owners (sometimes none, now and then a stale second one),
+/// standbys of stateful tasks, lags.
+fn any_cluster() -> impl Strategy<Value = ClusterState> {
+    (vec(1..=10u32, 1..=3), vec(spec(), 1..=10), 0..=3u32)
+        .prop_flat_map(|(subs, specs, replicas)| {
+            let t: u32 = subs.iter().sum();
+            let n = specs.len();
+            (
+                Just(subs),
+                Just(specs),
+                Just(replicas),
+                subsequence(ID_POOL, n),
+                vec(proptest::option::of(0..n), t as usize),
+                vec(
+                    (
+                        proptest::bool::weighted(0.2),
+                        proptest::bool::weighted(0.03),
+                    ),
+                    t as usize * n,
+                ),
+                vec(0..1_000u64, t as usize * n),
+            )
+        })
+        .prop_map(|(subs, specs, replicas, ids, owners, cells, lags)| {
+            let tasks = tasks_of(&subs);
+            let mut clients: Vec<Client> = ids
+                .iter()
+                .zip(&specs)
+                .map(|(id, s)| client_of(id, s))
+                .collect();
+            for (c, client) in clients.iter_mut().enumerate() {
+                for (k, task) in tasks.iter().enumerate() {
+                    let (standby, stale) = cells[c * tasks.len() + k];
+                    if owners[k] == Some(c) || stale {
+                        client.previous_active.insert(task.id);
+                    } else if standby && task.stateful {
+                        client.previous_standby.insert(task.id);
+                    }
+                    if task.stateful && lags[c * tasks.len() + k] % 3 == 0 {
+                        client
+                            .lags
+                            .insert(task.id, Lag::Records(lags[c * tasks.len() + k]));
+                    }
+                }
+            }
+            state(standbys(replicas), tasks, clients)
+        })
+}
+
+/// The host of a client as the strategy sees it (`None`: its own).
+fn host_of(state: &ClusterState, id: &ClientId) -> (Option<String>, Option<String>) {
+    let c = state.client(id).expect("plan names known clients");
+    (c.host.clone(), c.rack.clone())
+}
+
+/// Every task's replicas (active and standbys) sit on pairwise different
+/// hosts, and on different racks where both clients state one.
+fn assert_families_apart(state: &ClusterState, plan: &Plan) -> Result<(), TestCaseError> {
+    let mut holders: BTreeMap<TaskId, Vec<&ClientId>> = BTreeMap::new();
+    for (id, cp) in &plan.clients {
+        for &t in cp.active.iter().chain(&cp.standby) {
+            holders.entry(t).or_default().push(id);
+        }
+    }
+    for (t, hs) in holders {
+        for (i, a) in hs.iter().enumerate() {
+            for b in &hs[i + 1..] {
+                let ((ha, ra), (hb, rb)) = (host_of(state, a), host_of(state, b));
+                prop_assert!(
+                    ha.is_none() || ha != hb,
+                    "task {} on {} and {} of host {:?}",
+                    t,
+                    a,
+                    b,
+                    ha
+                );
+                prop_assert!(
+                    ra.is_none() || ra != rb,
+                    "task {} on {} and {} of rack {:?}",
+                    t,
+                    a,
+                    b,
+                    ra
+                );
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The previous assignment a plan leaves: each client's actives and
+/// standbys become its `previous_active` and `previous_standby`.
+fn after(state: &ClusterState, plan: &Plan) -> Vec<Client> {
+    state
+        .clients()
+        .iter()
+        .map(|c| {
+            let cp = &plan.clients[&c.id];
+            Client {
+                previous_active: cp.active.clone(),
+                previous_standby: cp.standby.clone(),
+                lags: BTreeMap::new(),
+                ..c.clone()
+            }
+        })
+        .collect()
+}
+
+fn owners(plan: &Plan) -> BTreeMap<TaskId, ClientId> {
+    plan.active_owners()
+        .into_iter()
+        .map(|(t, c)| (t, c.clone()))
+        .collect()
+}
+
+/// Samza's quota of slot `i` for `t` tasks over `n` slots.
+fn quota(i: usize, t: usize, n: usize) -> usize {
+    if i < n {
+        t / n + usize::from(i < t % n)
+    } else {
+        0
+    }
+}
+
+/// A container-count change: tasks, the first-run plan over `old` clients,
+/// then `new` clients (old ones removed, or fresh ones added).
+#[derive(Debug, Clone)]
+struct CountChange {
+    subtopologies: Vec<u32>,
+    ids: Vec<&'static str>,
+    old: usize,
+    new: usize,
+    /// Which old clients stay when shrinking (a subsequence of `0..old`).
+    kept: Vec<usize>,
+}
+
+fn count_change() -> impl Strategy<Value = CountChange> {
+    (1..=8usize, 1..=8usize)
+        .prop_flat_map(|(old, new)| {
+            let least = old.max(new) as u32;
+            (
+                vec(1..=14u32, 1..=3)
+                    .prop_filter("enough tasks", move |s| s.iter().sum::<u32>() >= least),
+                subsequence(ID_POOL, old.max(new)).prop_shuffle(),
+                Just(old),
+                Just(new),
+                subsequence((0..old).collect::<Vec<_>>(), new.min(old)),
+            )
+        })
+        .prop_map(|(subtopologies, ids, old, new, kept)| CountChange {
+            subtopologies,
+            ids,
+            old,
+            new,
+            kept,
+        })
+}
+
+/// Clients and a state with a previous assignment, for the host-affinity law:
+/// the first run, then nothing or one client replaced by a fresh one.
+fn affinity_case(
+) -> impl Strategy<Value = (Vec<u32>, Vec<Spec>, u32, Vec<&'static str>, Option<usize>)> {
+    (vec(1..=10u32, 1..=3), vec(spec(), 1..=9), 0..=2u32).prop_flat_map(
+        |(subs, specs, replicas)| {
+            let n = specs.len();
+            (
+                Just(subs),
+                Just(specs),
+                Just(replicas),
+                subsequence(ID_POOL, n + 1).prop_shuffle(),
+                proptest::option::of(0..n),
+            )
+        },
+    )
+}
+
+proptest! {
+    #![proptest_config(proptest_config())]
+
+    /// `validate` holds, two runs agree, lags change nothing, renaming clients
+    /// in order renames the plan, the plan fed back is kept, and standbys
+    /// keep off their family's hosts and stated racks.
+    #[test]
+    fn samza_keeps_the_invariants_on_any_cluster(s in any_cluster()) {
+        let plan = samza(&s);
+        prop_assert_eq!(&plan, &samza(&s));
+        let lagless: Vec<Client> = s
+            .clients()
+            .iter()
+            .map(|c| Client { lags: BTreeMap::new(), ..c.clone() })
+            .collect();
+        let lagless = state(s.config().clone(), s.tasks().to_vec(), lagless);
+        prop_assert_eq!(&samza(&lagless), &plan, "lags changed the plan");
+        // Renaming clients without changing their order renames the plan.
+        let renamed: Vec<Client> = s
+            .clients()
+            .iter()
+            .map(|c| Client { id: ClientId::new(format!("x-{}", c.id)), ..c.clone() })
+            .collect();
+        let renamed = state(s.config().clone(), s.tasks().to_vec(), renamed);
+        let expected: BTreeMap<ClientId, ClientPlan> = plan
+            .clients
+            .iter()
+            .map(|(id, cp)| (ClientId::new(format!("x-{id}")), cp.clone()))
+            .collect();
+        prop_assert_eq!(&samza(&renamed).clients, &expected, "renaming changed the plan");
+        // The plan fed back as the previous assignment is kept.
+        let again = state(s.config().clone(), s.tasks().to_vec(), after(&s, &plan));
+        prop_assert_eq!(&samza(&again).clients, &plan.clients, "the next run changed the plan");
+        prop_assert!(plan.clients.values().all(|cp| cp.warmup.is_empty()));
+        prop_assert_eq!(plan.followup_rebalance_ms, None);
+        assert_families_apart(&s, &plan)?;
+        let wanted = s.config().num_standby_replicas as usize;
+        for cp in plan.clients.values() {
+            for t in &cp.standby {
+                let n = plan.clients.values().filter(|c| c.standby.contains(t)).count();
+                prop_assert!(n <= wanted, "task {} has {} standbys, wanted {}", t, n, wanted);
+            }
+        }
+    }
+
+    /// When only the container count changes, the moved tasks are exactly
+    /// Σ max(0, previous − new quota) over the previous containers (numbered
+    /// largest first, ties by client id; removed clients' tasks all move),
+    /// and the result is balanced and kept by the next run.
+    #[test]
+    fn samza_moves_the_fewest_tasks_when_the_count_changes(case in count_change()) {
+        let tasks = tasks_of(&case.subtopologies);
+        let total = tasks.len();
+        let old: Vec<Client> = case.ids[..case.old].iter().map(|id| Client::new(*id, 1)).collect();
+        let first = state(AssignmentConfig::default(), tasks.clone(), old);
+        let before = samza(&first);
+        let mut clients = after(&first, &before);
+        if case.new > case.old {
+            clients.extend(case.ids[case.old..case.new].iter().map(|id| Client::new(*id, 1)));
+        } else {
+            clients = case.kept.iter().map(|&k| clients[k].clone()).collect();
+        }
+        let second = state(AssignmentConfig::default(), tasks, clients);
+        let plan = samza(&second);
+
+        let mut live: Vec<(usize, &ClientId)> = second
+            .clients()
+            .iter()
+            .map(|c| (c.previous_active.len(), &c.id))
+            .filter(|&(n, _)| n > 0)
+            .collect();
+        live.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(b.1)));
+        let departed = total - live.iter().map(|l| l.0).sum::<usize>();
+        let expected = departed
+            + live
+                .iter()
+                .enumerate()
+                .map(|(j, &(n, _))| n.saturating_sub(quota(j, total, case.new)))
+                .sum::<usize>();
+        let (was, now) = (owners(&before), owners(&plan));
+        let moved = was.iter().filter(|(t, c)| now.get(*t) != Some(*c)).count();
+        prop_assert_eq!(moved, expected, "before {:?}\nafter {:?}", before, plan);
+
+        let sizes: Vec<usize> = plan.clients.values().map(|cp| cp.active.len()).collect();
+        let (max, min) = (sizes.iter().max().copied(), sizes.iter().min().copied());
+        prop_assert!(max.zip(min).is_some_and(|(a, b)| a - b <= 1), "sizes {:?}", sizes);
+
+        let third = state(AssignmentConfig::default(), second.tasks().to_vec(), after(&second, &plan));
+        prop_assert_eq!(&samza(&third).clients, &plan.clients, "the next run moved tasks");
+    }
+
+    /// With the count unchanged (nothing happened, or one client was replaced
+    /// by a fresh one), every task whose previous client still exists returns
+    /// to it; standbys stay off their family's hosts and racks.
+    #[test]
+    fn samza_returns_tasks_to_their_previous_host(
+        (subs, specs, replicas, ids, replaced) in affinity_case()
+    ) {
+        let tasks = tasks_of(&subs);
+        let clients: Vec<Client> =
+            specs.iter().zip(&ids).map(|(s, id)| client_of(id, s)).collect();
+        let first = state(standbys(replicas), tasks.clone(), clients);
+        let before = samza(&first);
+        let mut clients = after(&first, &before);
+        if let Some(k) = replaced {
+            let fresh = client_of(ids[specs.len()], &specs[k]);
+            clients[k] = fresh;
+        }
+        let second = state(standbys(replicas), tasks, clients);
+        let plan = samza(&second);
+        let now = owners(&plan);
+        for (t, c) in owners(&before) {
+            if second.client(&c).is_some() {
+                prop_assert_eq!(now.get(&t), Some(&c), "task {} left its host\nbefore {:?}\nafter {:?}", t, before, plan);
+            }
+        }
+        assert_families_apart(&second, &plan)?;
+    }
+}
