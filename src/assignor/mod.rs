@@ -3,6 +3,7 @@
 
 pub mod heron;
 pub mod kip441;
+mod load;
 pub mod samza;
 pub mod sticky;
 
@@ -77,4 +78,15 @@ pub fn by_name(name: &str) -> Option<&'static dyn Assignor> {
 /// The registered names, in registry order.
 pub fn names() -> Vec<&'static str> {
     ALL.iter().map(|a| a.name()).collect()
+}
+
+/// The diagnostic of a strategy that does not apply KIP-925 rack-aware
+/// optimisation although `rack_aware_strategy` asks for it.
+pub(crate) fn rack_awareness_not_applied(state: &ClusterState) -> Option<String> {
+    let strategy = state.config().rack_aware_strategy;
+    (strategy != crate::model::RackAwareStrategy::None).then(|| {
+        format!(
+            "rack_aware_strategy {strategy:?} was not applied: KIP-925 optimisation is not implemented in this version"
+        )
+    })
 }

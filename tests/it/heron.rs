@@ -25,7 +25,6 @@ use std::process::Command;
 use proptest::collection::vec;
 use proptest::prelude::*;
 use proptest::sample::{select, subsequence};
-use proptest::test_runner::Config as ProptestConfig;
 
 use smoothscale::{
     assignor, AssignError, AssignmentConfig, Client, ClusterState, Plan, Task, TaskId,
@@ -510,22 +509,6 @@ fn cli_exits_2_on_an_infeasible_input() {
 // Properties
 // ---------------------------------------------------------------------------
 
-fn proptest_config() -> ProptestConfig {
-    let cases = std::env::var("SMOOTHSCALE_PROPTEST_CASES")
-        .ok()
-        .map(|v| {
-            v.trim().parse().unwrap_or_else(|_| {
-                panic!("SMOOTHSCALE_PROPTEST_CASES must be a number, got {v:?}")
-            })
-        })
-        .unwrap_or(256);
-    ProptestConfig {
-        cases,
-        failure_persistence: None,
-        ..ProptestConfig::default()
-    }
-}
-
 /// Client ids whose string order is not their "numeric" order.
 const ID_POOL: &[&str] = &["0", "1", "B", "a", "c1", "c10", "c2", "c9", "x y", "~"];
 
@@ -671,7 +654,7 @@ fn replay(state: &ClusterState) -> String {
 }
 
 proptest! {
-    #![proptest_config(proptest_config())]
+    #![proptest_config(support::proptest_config())]
 
     /// Every plan passes `validate` (run by `support::outcome`) and assigns
     /// no standbys; an error is `Infeasible` naming a task of the input; RR

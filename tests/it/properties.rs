@@ -19,7 +19,6 @@ use std::collections::{BTreeMap, BTreeSet};
 use proptest::collection::vec;
 use proptest::prelude::*;
 use proptest::sample::subsequence;
-use proptest::test_runner::Config as ProptestConfig;
 
 use smoothscale::model::ACCEPT_ANY_LAG;
 use smoothscale::wire::{state_from_json, state_to_json};
@@ -33,22 +32,6 @@ use crate::support;
 // ---------------------------------------------------------------------------
 // Configuration
 // ---------------------------------------------------------------------------
-
-fn proptest_config() -> ProptestConfig {
-    let cases = std::env::var("SMOOTHSCALE_PROPTEST_CASES")
-        .ok()
-        .map(|v| {
-            v.trim().parse().unwrap_or_else(|_| {
-                panic!("SMOOTHSCALE_PROPTEST_CASES must be a number, got {v:?}")
-            })
-        })
-        .unwrap_or(256);
-    ProptestConfig {
-        cases,
-        failure_persistence: None,
-        ..ProptestConfig::default()
-    }
-}
 
 // ---------------------------------------------------------------------------
 // Random clusters
@@ -373,7 +356,7 @@ fn lags_of<'a>(state: &'a ClusterState, task: &'a Task) -> impl Iterator<Item = 
 // ---------------------------------------------------------------------------
 
 proptest! {
-    #![proptest_config(proptest_config())]
+    #![proptest_config(support::proptest_config())]
 
     /// `validate` holds for every registered strategy on every random cluster.
     #[test]
@@ -453,7 +436,7 @@ proptest! {
 // ---------------------------------------------------------------------------
 
 proptest! {
-    #![proptest_config(proptest_config())]
+    #![proptest_config(support::proptest_config())]
 
     /// KIP-441 §1.4 (1) as shipped (§2.6.1): every stateful active ends on a
     /// client that is caught up on it, or on a client no other client is

@@ -16,7 +16,6 @@ use std::collections::{BTreeMap, BTreeSet};
 use proptest::collection::vec;
 use proptest::prelude::*;
 use proptest::sample::subsequence;
-use proptest::test_runner::Config as ProptestConfig;
 
 use smoothscale::{
     AssignmentConfig, Client, ClientId, ClientPlan, ClusterState, Lag, Plan, Task, TaskId,
@@ -502,22 +501,6 @@ fn no_clients_or_no_tasks_give_an_empty_plan() {
 // Properties
 // ---------------------------------------------------------------------------
 
-fn proptest_config() -> ProptestConfig {
-    let cases = std::env::var("SMOOTHSCALE_PROPTEST_CASES")
-        .ok()
-        .map(|v| {
-            v.trim().parse().unwrap_or_else(|_| {
-                panic!("SMOOTHSCALE_PROPTEST_CASES must be a number, got {v:?}")
-            })
-        })
-        .unwrap_or(256);
-    ProptestConfig {
-        cases,
-        failure_persistence: None,
-        ..ProptestConfig::default()
-    }
-}
-
 /// Client ids whose string order is not their "numeric" order.
 const ID_POOL: &[&str] = &[
     "0",
@@ -752,7 +735,7 @@ fn affinity_case(
 }
 
 proptest! {
-    #![proptest_config(proptest_config())]
+    #![proptest_config(support::proptest_config())]
 
     /// `validate` holds, two runs agree, lags change nothing, renaming clients
     /// in order renames the plan, the plan fed back is kept, and standbys

@@ -31,7 +31,6 @@ use std::collections::{BTreeMap, BTreeSet};
 use proptest::collection::vec;
 use proptest::prelude::*;
 use proptest::sample::subsequence;
-use proptest::test_runner::Config as ProptestConfig;
 
 use smoothscale::{
     AssignmentConfig, Client, ClientId, ClusterState, Plan, RackAwareStrategy, Task, TaskId,
@@ -933,22 +932,6 @@ fn a_large_cluster_gets_a_valid_plan() {
 // Properties
 // ---------------------------------------------------------------------------
 
-fn proptest_config() -> ProptestConfig {
-    let cases = std::env::var("SMOOTHSCALE_PROPTEST_CASES")
-        .ok()
-        .map(|v| {
-            v.trim().parse().unwrap_or_else(|_| {
-                panic!("SMOOTHSCALE_PROPTEST_CASES must be a number, got {v:?}")
-            })
-        })
-        .unwrap_or(256);
-    ProptestConfig {
-        cases,
-        failure_persistence: None,
-        ..ProptestConfig::default()
-    }
-}
-
 /// Client ids whose string order is not their "numeric" order.
 const ID_POOL: &[&str] = &["0", "1", "B", "a", "c1", "c10", "c2", "c9", "x y", "~"];
 
@@ -1075,7 +1058,7 @@ fn without_previous_actives(state: &ClusterState) -> ClusterState {
 }
 
 proptest! {
-    #![proptest_config(proptest_config())]
+    #![proptest_config(support::proptest_config())]
 
     /// `validate` holds (inside `support::run`), Kafka's own validity check
     /// too, with no warm-ups; two runs agree; `sticky` asks for no follow-up

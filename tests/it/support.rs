@@ -195,3 +195,22 @@ pub fn outcome(strategy: &str, state: &ClusterState) -> Result<Plan, String> {
         Err(e) => panic!("{strategy} failed: {e}"),
     }
 }
+
+/// Proptest settings shared by every property module: the number of cases
+/// comes from `SMOOTHSCALE_PROPTEST_CASES` (default 256); failures are not
+/// persisted to files (the failing input is printed instead).
+pub fn proptest_config() -> proptest::prelude::ProptestConfig {
+    let cases = std::env::var("SMOOTHSCALE_PROPTEST_CASES")
+        .ok()
+        .map(|v| {
+            v.trim().parse().unwrap_or_else(|_| {
+                panic!("SMOOTHSCALE_PROPTEST_CASES must be a number, got {v:?}")
+            })
+        })
+        .unwrap_or(256);
+    proptest::prelude::ProptestConfig {
+        cases,
+        failure_persistence: None,
+        ..proptest::prelude::ProptestConfig::default()
+    }
+}

@@ -60,7 +60,7 @@ mod tests;
 
 use std::collections::BTreeSet;
 
-use crate::model::{ClusterState, Plan, RackAwareStrategy};
+use crate::model::{ClusterState, Plan};
 
 use super::{AssignError, Assignor, Claims};
 use lags::LagIndex;
@@ -100,12 +100,8 @@ impl Assignor for Kip441 {
         if probing {
             plan.followup_rebalance_ms = Some(state.config().probing_rebalance_interval_ms);
         }
-        if state.config().rack_aware_strategy != RackAwareStrategy::None {
-            plan.diagnostics.push(format!(
-                "rack_aware_strategy {:?} was not applied: KIP-925 optimisation is not implemented in this version",
-                state.config().rack_aware_strategy
-            ));
-        }
+        plan.diagnostics
+            .extend(super::rack_awareness_not_applied(state));
         Ok(plan)
     }
 }

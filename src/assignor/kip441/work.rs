@@ -6,39 +6,15 @@
 //! client keyed by its current assigned load, which makes Kafka's
 //! `ConstrainedPrioritySet::poll` an ordered walk instead of a re-keyed queue.
 
-use std::cmp::Ordering;
 use std::collections::BTreeSet;
 
+pub(super) use crate::assignor::load::Load;
 use crate::model::{ClientPlan, ClusterState, Plan};
 
 /// A client index (position in `ClusterState::clients()`).
 pub(super) type Client = usize;
 /// A task index (position in `ClusterState::tasks()`).
 pub(super) type Task = usize;
-
-/// A load `count / capacity`, computed in `f64` as Kafka does, totally ordered.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub(super) struct Load(pub f64);
-
-impl Load {
-    pub(super) fn of(count: usize, capacity: u32) -> Load {
-        Load(count as f64 / f64::from(capacity))
-    }
-}
-
-impl Eq for Load {}
-
-impl PartialOrd for Load {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
-impl Ord for Load {
-    fn cmp(&self, other: &Self) -> Ordering {
-        self.0.total_cmp(&other.0)
-    }
-}
 
 /// Which of a client's sets a step works on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -86,7 +86,7 @@ mod work;
 #[cfg(test)]
 mod tests;
 
-use crate::model::{ClusterState, Plan, RackAwareStrategy};
+use crate::model::{ClusterState, Plan};
 
 use super::{AssignError, Assignor, Claims};
 use work::{Client, Role, Task, Work};
@@ -110,12 +110,8 @@ impl Assignor for LegacySticky {
 
     fn assign(&self, state: &ClusterState) -> Result<Plan, AssignError> {
         let mut plan = run(state, self.name(), false);
-        if state.config().rack_aware_strategy != RackAwareStrategy::None {
-            plan.diagnostics.push(format!(
-                "rack_aware_strategy {:?} was not applied: KIP-925 optimisation is not implemented in this version",
-                state.config().rack_aware_strategy
-            ));
-        }
+        plan.diagnostics
+            .extend(super::rack_awareness_not_applied(state));
         Ok(plan)
     }
 }

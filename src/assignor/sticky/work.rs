@@ -12,40 +12,16 @@
 //! - `empty` holds the clients with no replica yet, in id order: Kafka's
 //!   `findLeastLoaded` returns the first such client it meets.
 
-use std::cmp::{Ordering, Reverse};
+use std::cmp::Reverse;
 use std::collections::BTreeSet;
 
+use crate::assignor::load::Load;
 use crate::model::{ClientPlan, ClusterState, Plan};
 
 /// A client index (position in `ClusterState::clients()`).
 pub(super) type Client = usize;
 /// A task index (position in `ClusterState::tasks()`).
 pub(super) type Task = usize;
-
-/// Assigned replicas per thread, `count / capacity` in `f64` as Kafka computes
-/// it (equal rationals give equal doubles), totally ordered.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub(super) struct Load(f64);
-
-impl Load {
-    fn of(count: usize, capacity: u32) -> Load {
-        Load(count as f64 / f64::from(capacity))
-    }
-}
-
-impl Eq for Load {}
-
-impl PartialOrd for Load {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
-impl Ord for Load {
-    fn cmp(&self, other: &Self) -> Ordering {
-        self.0.total_cmp(&other.0)
-    }
-}
 
 /// Kafka's "more available capacity" order: lower load first, then larger
 /// capacity. `a < b` exactly when `a.hasMoreAvailableCapacityThan(b)`.
