@@ -21,6 +21,7 @@
 pub mod assignor;
 pub mod metrics;
 pub mod model;
+pub mod sim;
 pub mod validate;
 pub mod wire;
 

@@ -1,0 +1,38 @@
+//! The deterministic churn simulator (DESIGN §5): a scenario and a seed in,
+//! per-strategy metrics and time series out. Virtual milliseconds, one seeded
+//! ChaCha generator per run, no wall clock; every tie broken by id order.
+
+mod engine;
+mod result;
+mod scenario;
+mod scenario_toml;
+
+pub use engine::run;
+pub use result::{Outcome, RunMetrics, RunResult, Sample, SimError};
+pub use scenario::{
+    ChurnKind, ChurnSpec, ClusterSpec, Event, EventKind, Protocol, Scenario, SubtopologySpec,
+};
+pub use scenario_toml::scenario_hash;
+
+use crate::assignor::{self, Assignor};
+use crate::model::InputError;
+
+/// The strategies a scenario runs: those it names (in its order), or every
+/// registered strategy. An unknown name is an error naming `strategies[i]`.
+pub fn scenario_strategies(scenario: &Scenario) -> Result<Vec<&'static dyn Assignor>, InputError> {
+    match &scenario.strategies {
+        None => Ok(assignor::all().to_vec()),
+        Some(names) => names
+            .iter()
+            .enumerate()
+            .map(|(i, name)| {
+                assignor::by_name(name).ok_or_else(|| {
+                    InputError::new(
+                        format!("strategies[{i}]"),
+                        format!("must be one of {}, got {name:?}", assignor::names().join(", ")),
+                    )
+                })
+            })
+            .collect(),
+    }
+}

@@ -1,0 +1,101 @@
+//! What one simulated run produces: integer metrics, a sampled time series
+//! and how the run ended. Rendering (seconds, JSON, CSV, plots) is `report`'s job.
+
+/// Metrics of one strategy on one scenario and seed, integers as accumulated.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct RunMetrics {
+    /// Task-milliseconds of stateful tasks with no running active.
+    pub unavailable_stateful_task_ms: u64,
+    /// Task-milliseconds of stateless tasks with no running active.
+    pub unavailable_stateless_task_ms: u64,
+    /// The longest single outage of one task.
+    pub max_outage_ms: u64,
+    /// Records replayed by restoring actives.
+    pub restored_active_records: u64,
+    /// Records replayed by standbys and warm-ups.
+    pub restored_replica_records: u64,
+    /// Tasks whose active changed client, summed over rebalances.
+    pub active_moves: u64,
+    /// Standbys (and warm-ups) placed on a client that did not hold the task
+    /// as a replica before, summed over rebalances.
+    pub standby_moves: u64,
+    /// Rebalances triggered by joins, leaves and noticed crashes.
+    pub membership_rebalances: u64,
+    /// Probing (follow-up) rebalances.
+    pub probing_rebalances: u64,
+    /// From the last scripted or churn event until the first plan that asks
+    /// for no follow-up and is balanced (active spread per thread ≤ 1) and
+    /// stays so; `None` if that never happens before the end.
+    pub converge_ms: Option<u64>,
+    /// Σ over time of (max − min actives per thread) × 1000 × ms: divide by
+    /// the duration for the time-weighted imbalance.
+    pub imbalance_milli_ms: u128,
+    /// (max − min actives per thread) × 1000 at the end.
+    pub final_imbalance_milli: u64,
+    /// Σ over time of the stateful tasks covered by their caught-up standbys,
+    /// × ms: divide by (stateful tasks × duration) for the time-weighted share.
+    pub covered_task_ms: u128,
+    /// Restore records read by a client from a changelog in another rack.
+    pub cross_rack_records: u64,
+}
+
+/// One sample of the time series.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Sample {
+    /// Simulated time.
+    pub t_ms: u64,
+    /// Tasks with a running active.
+    pub available_tasks: u64,
+    /// Stateful actives restoring.
+    pub restoring_tasks: u64,
+    /// max − min actives per thread, × 1000.
+    pub imbalance_milli: u64,
+    /// Records restored so far (actives and replicas).
+    pub restored_records: u64,
+}
+
+/// How a run ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Outcome {
+    /// Ran to the scenario's duration.
+    Completed,
+    /// The strategy could not serve an input (`AssignError::Infeasible`); the
+    /// run stopped there and its metrics cover `[0, at_ms)`.
+    Infeasible {
+        /// When.
+        at_ms: u64,
+        /// The strategy's message.
+        message: String,
+    },
+}
+
+/// One strategy's run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RunResult {
+    /// The strategy's name.
+    pub strategy: String,
+    /// The metrics.
+    pub metrics: RunMetrics,
+    /// Samples at 0, `sample_every`, 2 × `sample_every`, … up to the duration.
+    pub samples: Vec<Sample>,
+    /// How the run ended.
+    pub outcome: Outcome,
+    /// Stateful tasks in the scenario (the denominator of standby coverage).
+    pub stateful_tasks: u64,
+    /// Simulated time covered by the metrics.
+    pub covered_ms: u64,
+}
+
+/// A run that had to stop: a strategy broke an invariant.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("strategy {strategy} broke an invariant at t={at_ms} ms with seed {seed}: {}", violations.join("; "))]
+pub struct SimError {
+    /// The strategy.
+    pub strategy: String,
+    /// When.
+    pub at_ms: u64,
+    /// The run's seed.
+    pub seed: u64,
+    /// What `validate` reported.
+    pub violations: Vec<String>,
+}
