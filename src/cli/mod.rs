@@ -3,6 +3,8 @@
 //! on stderr naming the field and value).
 
 mod assign;
+mod simulate;
+mod sweep;
 
 use clap::{Parser, Subcommand};
 use smoothscale::model::one_line;
@@ -21,6 +23,16 @@ enum Command {
     Assign(assign::AssignArgs),
     /// List the strategies with a one-line description each.
     Strategies,
+    /// Run a scenario (TOML) with each strategy and compare them.
+    ///
+    /// Prints a comparison table; writes summary.json, timeseries.csv and SVG
+    /// plots into the output directory, only once every run has succeeded.
+    Simulate(simulate::SimulateArgs),
+    /// Run a scenario with each strategy over many seeds, in parallel.
+    ///
+    /// Prints n, mean, p50, p95 and max per metric and strategy (nearest-rank
+    /// percentiles over the completed runs) and writes them to sweep.json.
+    Sweep(sweep::SweepArgs),
 }
 
 /// A failure that ends the command, with its exit code.
@@ -29,7 +41,7 @@ pub(crate) enum Failure {
     BadInput(String),
     /// A plan broke an invariant: exit 1.
     Violation(String),
-    /// Standard output could not be written: exit 1.
+    /// Standard output or an output file could not be written: exit 1.
     Output(String),
 }
 
@@ -59,6 +71,8 @@ pub fn run() -> i32 {
     let result = match cli.command {
         Command::Assign(args) => assign::run(&args),
         Command::Strategies => emit(&strategies_table()),
+        Command::Simulate(args) => simulate::run(&args),
+        Command::Sweep(args) => sweep::run(&args),
     };
     match result {
         Ok(()) => 0,

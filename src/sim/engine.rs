@@ -1,18 +1,639 @@
-//! The simulation loop (being written).
+//! The simulation loop: events, rebalances and physics in virtual time.
+//!
+//! Time advances in chunks that end at the next event, sample, pause end,
+//! step boundary or the end of the run, whichever is first. Within a chunk
+//! each live client's restore bandwidth is shared by processor sharing
+//! (`physics`), actives first; an active that finishes restoring inside a
+//! chunk runs from that exact millisecond. Only the sharing of bandwidth
+//! among replicas whose targets move (standbys chasing a running active) is
+//! recomputed per chunk, so `step` bounds that approximation.
 
-use crate::assignor::Assignor;
+use std::collections::BTreeMap;
 
-use super::{Outcome, RunMetrics, RunResult, Scenario, SimError};
+use crate::assignor::{AssignError, Assignor};
+use crate::validate::validate;
 
-/// Runs `assignor` through `scenario` with `seed`.
+use super::churn::{self, ChurnEvent};
+use super::physics;
+use super::world::{ActiveState, Status, World};
+use super::{
+    ChurnKind, EventKind, Outcome, Protocol, RunMetrics, RunResult, Sample, Scenario, SimError,
+};
+
+/// Something that happens at a time.
+#[derive(Debug, Clone)]
+enum Happening {
+    /// The scenario's event of this index.
+    Scripted(usize),
+    /// A churn event.
+    Churn(ChurnEvent),
+    /// The group notices that this client crashed.
+    Notice(usize),
+    /// A bounced client leaves.
+    Leave(usize),
+    /// A bounced client comes back.
+    Rejoin(usize),
+    /// A crashed client restarts (after a rack outage).
+    Restart(usize),
+}
+
+/// Why a rebalance happens.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Trigger {
+    Probing,
+    Membership,
+}
+
+struct Run<'a> {
+    scenario: &'a Scenario,
+    assignor: &'a dyn Assignor,
+    seed: u64,
+    world: World,
+    now: u64,
+    queue: BTreeMap<(u64, u64), Happening>,
+    seq: u64,
+    probe_at: Option<u64>,
+    metrics: RunMetrics,
+    samples: Vec<Sample>,
+    imbalance_milli: u64,
+    settled_since: Option<u64>,
+    last_event_ms: u64,
+    restored_milli: u128,
+    restored_active_milli: u128,
+    cross_rack_milli: u128,
+}
+
+/// Runs `assignor` through `scenario` with `seed` (which draws the churn).
+///
+/// At time 0 the initial clients hold the strategy's plan of a cold cluster,
+/// warmed: every replica caught up and every active running. That first
+/// rebalance is not counted. A plan that breaks `validate` stops the run with
+/// a [`SimError`]; an infeasible input stops it with [`Outcome::Infeasible`].
 pub fn run(scenario: &Scenario, assignor: &dyn Assignor, seed: u64) -> Result<RunResult, SimError> {
-    let _ = seed;
-    Ok(RunResult {
-        strategy: assignor.name().to_string(),
+    let mut run = Run {
+        scenario,
+        assignor,
+        seed,
+        world: World::new(scenario),
+        now: 0,
+        queue: BTreeMap::new(),
+        seq: 0,
+        probe_at: None,
         metrics: RunMetrics::default(),
         samples: Vec::new(),
-        outcome: Outcome::Completed,
-        stateful_tasks: 0,
-        covered_ms: scenario.duration_ms,
-    })
+        imbalance_milli: 0,
+        settled_since: None,
+        last_event_ms: 0,
+        restored_milli: 0,
+        restored_active_milli: 0,
+        cross_rack_milli: 0,
+    };
+    for (i, e) in scenario.events.iter().enumerate() {
+        run.push(e.at_ms, Happening::Scripted(i));
+    }
+    if let Some(spec) = &scenario.churn {
+        for e in churn::schedule(spec, seed) {
+            run.push(e.at_ms, Happening::Churn(e));
+        }
+    }
+    let outcome = run.go()?;
+    Ok(run.finish(outcome))
+}
+
+impl Run<'_> {
+    fn push(&mut self, at: u64, what: Happening) {
+        self.queue.insert((at, self.seq), what);
+        self.seq += 1;
+    }
+
+    fn go(&mut self) -> Result<Outcome, SimError> {
+        if let Err(outcome) = self.start()? {
+            return Ok(outcome);
+        }
+        let duration = self.scenario.duration_ms;
+        let sample_every = self.scenario.sample_every_ms;
+        let mut next_sample = 0;
+        loop {
+            self.end_pauses();
+            let trigger = self.happenings();
+            if let Some(trigger) = trigger {
+                if let Err(outcome) = self.rebalance(trigger)? {
+                    return Ok(outcome);
+                }
+            }
+            self.cleanup_stores();
+            if self.now == next_sample {
+                self.sample();
+                next_sample += sample_every;
+            }
+            if self.now >= duration {
+                return Ok(Outcome::Completed);
+            }
+            let end = self.chunk_end(next_sample.min(duration));
+            self.physics(end);
+            self.now = end;
+        }
+    }
+
+    /// The initial plan of the cold cluster, warmed.
+    fn start(&mut self) -> Result<Result<(), Outcome>, SimError> {
+        if let Err(outcome) = self.rebalance(Trigger::Membership)? {
+            return Ok(Err(outcome));
+        }
+        self.metrics = RunMetrics::default();
+        for t in 0..self.world.tasks.len() {
+            let end = self.world.tasks[t].end;
+            let holders: Vec<usize> = self.world.tasks[t]
+                .owner
+                .into_iter()
+                .chain(self.world.tasks[t].replicas.iter().copied())
+                .collect();
+            for c in holders {
+                if let Some(store) = self.world.clients[c].stores.get_mut(&t) {
+                    store.offset = end;
+                }
+            }
+            if self.world.tasks[t].owner.is_some() {
+                self.world.set_state(t, ActiveState::Running, 0);
+            }
+        }
+        self.world.max_outage_ms = 0;
+        Ok(Ok(()))
+    }
+
+    /// The end of the chunk starting now.
+    fn chunk_end(&self, next_sample: u64) -> u64 {
+        let mut end = next_sample.min(self.now + self.scenario.step_ms);
+        if let Some((&(at, _), _)) = self.queue.first_key_value() {
+            end = end.min(at);
+        }
+        if let Some(at) = self.probe_at {
+            end = end.min(at);
+        }
+        for task in &self.world.tasks {
+            if let ActiveState::Paused(until) = task.state {
+                end = end.min(until);
+            }
+        }
+        end.max(self.now + 1)
+    }
+
+    fn end_pauses(&mut self) {
+        for t in 0..self.world.tasks.len() {
+            self.world.resolve_pause(t, self.now);
+        }
+    }
+
+    /// Handles everything due now; the rebalance it calls for, if any.
+    fn happenings(&mut self) -> Option<Trigger> {
+        let mut trigger = None;
+        if self.probe_at.is_some_and(|at| at <= self.now) {
+            self.probe_at = None;
+            trigger = Some(Trigger::Probing);
+        }
+        while let Some(entry) = self.queue.first_entry() {
+            if entry.key().0 > self.now {
+                break;
+            }
+            let what = entry.remove();
+            if self.happen(what) {
+                trigger = Some(Trigger::Membership);
+            }
+        }
+        trigger
+    }
+
+    /// Applies one happening; whether membership changed.
+    fn happen(&mut self, what: Happening) -> bool {
+        let now = self.now;
+        let changed = match what {
+            Happening::Scripted(i) => {
+                self.last_event_ms = now;
+                self.scripted(i)
+            }
+            Happening::Churn(e) => {
+                self.last_event_ms = now;
+                self.churn(e)
+            }
+            Happening::Notice(c) => {
+                let noticed = self.world.clients[c].status == Status::CrashedMember;
+                if noticed {
+                    self.world.clients[c].status = Status::Crashed;
+                }
+                noticed
+            }
+            Happening::Leave(c) => {
+                self.last_event_ms = now;
+                self.leave(c, Status::Away)
+            }
+            Happening::Rejoin(c) | Happening::Restart(c) => {
+                self.last_event_ms = now;
+                self.rejoin(c)
+            }
+        };
+        if changed {
+            self.settled_since = None;
+        }
+        changed
+    }
+
+    fn scripted(&mut self, i: usize) -> bool {
+        let now = self.now;
+        match &self.scenario.events[i].kind {
+            EventKind::ScaleOut { count } => {
+                for _ in 0..*count {
+                    self.world.add_client();
+                }
+                *count > 0
+            }
+            EventKind::ScaleIn { count } => {
+                let mut members = self.world.members();
+                let mut changed = false;
+                for _ in 0..*count {
+                    if members.len() <= 1 {
+                        break;
+                    }
+                    let c = members.pop().expect("more than one member");
+                    changed |= self.leave(c, Status::Gone);
+                }
+                changed
+            }
+            EventKind::Crash { client, lose_state } => {
+                let c = self.world.client_named(client);
+                c.is_some_and(|c| self.crash(c, *lose_state))
+            }
+            EventKind::Restart { client } => {
+                let c = self.world.client_named(client);
+                c.is_some_and(|c| self.rejoin(c))
+            }
+            EventKind::RollingBounce {
+                interval_ms,
+                downtime_ms,
+            } => {
+                for (k, c) in self.world.members().into_iter().enumerate() {
+                    let at = now + k as u64 * interval_ms;
+                    self.push(at, Happening::Leave(c));
+                    self.push(at + downtime_ms, Happening::Rejoin(c));
+                }
+                false
+            }
+            EventKind::RackOutage {
+                rack,
+                lose_state,
+                duration_ms,
+            } => {
+                let mut changed = false;
+                for c in self.world.members() {
+                    if self.world.clients[c].rack.as_deref() == Some(rack.as_str()) {
+                        changed |= self.crash(c, *lose_state);
+                        if let Some(d) = duration_ms {
+                            self.push(now + d, Happening::Restart(c));
+                        }
+                    }
+                }
+                changed
+            }
+            EventKind::WriteSpike {
+                subtopology,
+                partition,
+                write_rate,
+            } => {
+                for task in &mut self.world.tasks {
+                    if task.stateful
+                        && task.id.subtopology == *subtopology
+                        && partition.is_none_or(|p| p == task.id.partition)
+                    {
+                        task.write_rate = *write_rate;
+                    }
+                }
+                false
+            }
+        }
+    }
+
+    fn churn(&mut self, e: ChurnEvent) -> bool {
+        let members = self.world.members();
+        match e.kind {
+            ChurnKind::Crash if members.len() > 1 => {
+                let c = members[(e.pick % members.len() as u64) as usize];
+                self.crash(c, e.lose_state)
+            }
+            ChurnKind::Restart => {
+                let crashed: Vec<usize> = (0..self.world.clients.len())
+                    .filter(|&c| {
+                        matches!(
+                            self.world.clients[c].status,
+                            Status::Crashed | Status::CrashedMember
+                        )
+                    })
+                    .collect();
+                if crashed.is_empty() {
+                    return false;
+                }
+                let c = crashed[(e.pick % crashed.len() as u64) as usize];
+                self.rejoin(c)
+            }
+            ChurnKind::ScaleOut => {
+                self.world.add_client();
+                true
+            }
+            ChurnKind::ScaleIn if members.len() > 1 => {
+                let c = *members.last().expect("members");
+                self.leave(c, Status::Gone)
+            }
+            ChurnKind::Crash | ChurnKind::ScaleIn => false,
+        }
+    }
+
+    /// A member crashes: its actives stop now; the group notices later.
+    /// Crashes change membership only when noticed, so this returns false.
+    fn crash(&mut self, c: usize, lose_state: bool) -> bool {
+        if self.world.clients[c].status != Status::Member {
+            return false;
+        }
+        self.world.clients[c].status = Status::CrashedMember;
+        if lose_state {
+            self.world.clients[c].stores.clear();
+        }
+        for t in self.world.clients[c].actives.clone() {
+            self.world.set_state(t, ActiveState::Down, self.now);
+        }
+        self.settled_since = None;
+        let at = self.now + self.scenario.cluster.session_timeout_ms;
+        self.push(at, Happening::Notice(c));
+        false
+    }
+
+    /// A member leaves gracefully (its tasks stop now; state survives).
+    fn leave(&mut self, c: usize, status: Status) -> bool {
+        if self.world.clients[c].status != Status::Member {
+            return false;
+        }
+        self.world.clients[c].status = status;
+        for t in self.world.clients[c].actives.clone() {
+            self.world.set_state(t, ActiveState::Down, self.now);
+        }
+        true
+    }
+
+    /// A crashed or bounced client comes back into the group.
+    fn rejoin(&mut self, c: usize) -> bool {
+        let status = self.world.clients[c].status;
+        if !matches!(
+            status,
+            Status::Crashed | Status::CrashedMember | Status::Away
+        ) {
+            return false;
+        }
+        self.world.clients[c].status = Status::Member;
+        true
+    }
+
+    /// Runs the strategy on the members and applies its plan.
+    fn rebalance(&mut self, trigger: Trigger) -> Result<Result<(), Outcome>, SimError> {
+        for client in &mut self.world.clients {
+            if client.status == Status::CrashedMember {
+                client.status = Status::Crashed;
+            }
+        }
+        match trigger {
+            Trigger::Membership => self.metrics.membership_rebalances += 1,
+            Trigger::Probing => self.metrics.probing_rebalances += 1,
+        }
+        let state = self
+            .world
+            .cluster_state(self.scenario)
+            .map_err(|e| self.error(vec![format!("the simulator built a bad state: {e}")]))?;
+        let plan = match self.assignor.assign(&state) {
+            Ok(plan) => plan,
+            Err(AssignError::Infeasible(message)) => {
+                return Ok(Err(Outcome::Infeasible {
+                    at_ms: self.now,
+                    message,
+                }));
+            }
+            Err(e) => return Err(self.error(vec![e.to_string()])),
+        };
+        if let Err(violations) = validate(&state, &plan) {
+            return Err(self.error(violations.iter().map(ToString::to_string).collect()));
+        }
+        let cluster = &self.scenario.cluster;
+        let eager = cluster.protocol == Protocol::Eager;
+        let (active_moves, replica_moves) =
+            self.world
+                .apply(&plan, self.now, cluster.rebalance_pause_ms, eager);
+        self.metrics.active_moves += active_moves;
+        self.metrics.standby_moves += replica_moves;
+        self.probe_at = plan.followup_rebalance_ms.map(|d| self.now + d);
+        self.imbalance_milli = self.imbalance();
+        let settled = plan.followup_rebalance_ms.is_none() && self.imbalance_milli <= 1000;
+        if !settled {
+            self.settled_since = None;
+        } else if self.settled_since.is_none() {
+            self.settled_since = Some(self.now);
+        }
+        Ok(Ok(()))
+    }
+
+    fn error(&self, violations: Vec<String>) -> SimError {
+        SimError {
+            strategy: self.assignor.name().to_string(),
+            at_ms: self.now,
+            seed: self.seed,
+            violations,
+        }
+    }
+
+    /// max − min actives per thread over members, × 1000.
+    fn imbalance(&self) -> u64 {
+        let loads: Vec<u64> = self
+            .world
+            .members()
+            .into_iter()
+            .map(|c| {
+                let client = &self.world.clients[c];
+                (client.actives.len() as u64 * 1000).div_ceil(u64::from(client.threads))
+            })
+            .collect();
+        let max = loads.iter().copied().max().unwrap_or(0);
+        let min = loads.iter().copied().min().unwrap_or(0);
+        max - min
+    }
+
+    /// Deletes stores released longer ago than the cleanup delay.
+    fn cleanup_stores(&mut self) {
+        let delay = self.scenario.cluster.state_cleanup_delay_ms;
+        let now = self.now;
+        for client in &mut self.world.clients {
+            client
+                .stores
+                .retain(|_, s| s.released_at.is_none_or(|at| at + delay > now));
+        }
+    }
+
+    fn sample(&mut self) {
+        let tasks = &self.world.tasks;
+        self.samples.push(Sample {
+            t_ms: self.now,
+            available_tasks: tasks
+                .iter()
+                .filter(|t| t.state == ActiveState::Running)
+                .count() as u64,
+            restoring_tasks: tasks
+                .iter()
+                .filter(|t| t.state == ActiveState::Restoring)
+                .count() as u64,
+            imbalance_milli: self.imbalance_milli,
+            restored_records: (self.restored_milli / 1000) as u64,
+        });
+    }
+
+    /// Restores, writes and accounting from now to `end`.
+    fn physics(&mut self, end: u64) {
+        let dt = end - self.now;
+        let mut running_from: Vec<Option<u64>> = self
+            .world
+            .tasks
+            .iter()
+            .map(|t| (t.state == ActiveState::Running).then_some(0))
+            .collect();
+        self.accumulate_coverage(dt);
+        for c in 0..self.world.clients.len() {
+            if self.world.clients[c].status == Status::Member {
+                self.restore(c, dt, &mut running_from);
+            }
+        }
+        for (t, from) in running_from.into_iter().enumerate() {
+            let unavailable = from.unwrap_or(dt);
+            let task = &mut self.world.tasks[t];
+            if task.stateful {
+                self.metrics.unavailable_stateful_task_ms += unavailable;
+            } else {
+                self.metrics.unavailable_stateless_task_ms += unavailable;
+            }
+            if let Some(from) = from {
+                if from > 0 {
+                    self.world
+                        .set_state(t, ActiveState::Running, self.now + from);
+                }
+                let task = &mut self.world.tasks[t];
+                task.end += task.write_rate * (dt - from);
+                let end_offset = task.end;
+                let owner = task.owner.expect("a running task has an owner");
+                if let Some(store) = self.world.clients[owner].stores.get_mut(&t) {
+                    store.offset = end_offset;
+                }
+            }
+        }
+        self.metrics.imbalance_milli_ms += u128::from(self.imbalance_milli) * u128::from(dt);
+    }
+
+    /// One client's restore bandwidth over `dt`: its restoring actives first,
+    /// then its standbys and warm-ups.
+    fn restore(&mut self, c: usize, dt: u64, running_from: &mut [Option<u64>]) {
+        let rate = self.scenario.cluster.restore_rate;
+        let client = &self.world.clients[c];
+        let restoring: Vec<usize> = client
+            .actives
+            .iter()
+            .copied()
+            .filter(|&t| self.world.tasks[t].state == ActiveState::Restoring)
+            .collect();
+        let replicas: Vec<usize> = client.replicas.iter().copied().collect();
+        let need = |t: usize| {
+            let offset = client.stores.get(&t).map_or(0, |s| s.offset);
+            self.world.tasks[t].end.saturating_sub(offset)
+        };
+        let active_needs: Vec<u64> = restoring.iter().map(|&t| need(t)).collect();
+        let replica_needs: Vec<u64> = replicas.iter().map(|&t| need(t)).collect();
+        let (active_shares, left) = physics::share(&active_needs, rate, rate.saturating_mul(dt));
+        let (replica_shares, _) = physics::share(&replica_needs, rate, left);
+        for (&t, share) in restoring.iter().zip(&active_shares) {
+            self.receive(c, t, share.received, true);
+            if let Some(done) = share.done_at_ms {
+                running_from[t] = Some(done.min(dt));
+            }
+        }
+        for (&t, share) in replicas.iter().zip(&replica_shares) {
+            self.receive(c, t, share.received, false);
+        }
+    }
+
+    fn receive(&mut self, c: usize, t: usize, milli: u64, active: bool) {
+        if milli == 0 {
+            return;
+        }
+        if let Some(store) = self.world.clients[c].stores.get_mut(&t) {
+            store.offset += milli;
+        }
+        self.restored_milli += u128::from(milli);
+        if active {
+            self.restored_active_milli += u128::from(milli);
+        }
+        let task_rack = self.world.tasks[t].changelog_rack.as_deref();
+        if task_rack.is_some() && self.world.clients[c].rack.as_deref() != task_rack {
+            self.cross_rack_milli += u128::from(milli);
+        }
+    }
+
+    /// Adds, for `dt`, the stateful tasks whose caught-up standbys number at
+    /// least `min(num_standby_replicas, members − 1)`.
+    fn accumulate_coverage(&mut self, dt: u64) {
+        let wanted = self.scenario.config.num_standby_replicas as usize;
+        let members = self.world.members().len();
+        let needed = wanted.min(members.saturating_sub(1));
+        let acceptable = self
+            .scenario
+            .config
+            .acceptable_recovery_lag
+            .saturating_mul(1000);
+        let covered =
+            self.world
+                .tasks
+                .iter()
+                .enumerate()
+                .filter(|(_, t)| t.stateful)
+                .filter(|(t, task)| {
+                    let caught_up =
+                        task.standbys
+                            .iter()
+                            .filter(|&&c| self.world.clients[c].status == Status::Member)
+                            .filter(|&&c| {
+                                self.world.clients[c].stores.get(t).is_some_and(|s| {
+                                    task.end.saturating_sub(s.offset) <= acceptable
+                                })
+                            })
+                            .count();
+                    caught_up >= needed
+                })
+                .count();
+        self.metrics.covered_task_ms += covered as u128 * u128::from(dt);
+    }
+
+    fn finish(mut self, outcome: Outcome) -> RunResult {
+        let now = self.now;
+        for t in 0..self.world.tasks.len() {
+            if let Some(since) = self.world.tasks[t].outage_since {
+                self.world.max_outage_ms = self.world.max_outage_ms.max(now - since);
+            }
+        }
+        let m = &mut self.metrics;
+        m.max_outage_ms = self.world.max_outage_ms;
+        m.restored_active_records = (self.restored_active_milli / 1000) as u64;
+        m.restored_replica_records =
+            ((self.restored_milli - self.restored_active_milli) / 1000) as u64;
+        m.cross_rack_records = (self.cross_rack_milli / 1000) as u64;
+        m.final_imbalance_milli = self.imbalance_milli;
+        m.converge_ms = self
+            .settled_since
+            .map(|s| s.saturating_sub(self.last_event_ms));
+        RunResult {
+            strategy: self.assignor.name().to_string(),
+            metrics: self.metrics,
+            samples: self.samples,
+            outcome,
+            stateful_tasks: self.world.tasks.iter().filter(|t| t.stateful).count() as u64,
+            covered_ms: now,
+        }
+    }
 }

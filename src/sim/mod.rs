@@ -2,11 +2,22 @@
 //! per-strategy metrics and time series out. Virtual milliseconds, one seeded
 //! ChaCha generator per run, no wall clock; every tie broken by id order.
 
+mod churn;
+mod duration;
 mod engine;
+mod physics;
+pub mod plot;
+pub mod report;
 mod result;
 mod scenario;
 mod scenario_toml;
+pub mod sweep;
+mod world;
 
+#[cfg(test)]
+mod tests;
+
+pub use duration::{format_duration, parse_duration, DurationError};
 pub use engine::run;
 pub use result::{Outcome, RunMetrics, RunResult, Sample, SimError};
 pub use scenario::{
@@ -29,7 +40,10 @@ pub fn scenario_strategies(scenario: &Scenario) -> Result<Vec<&'static dyn Assig
                 assignor::by_name(name).ok_or_else(|| {
                     InputError::new(
                         format!("strategies[{i}]"),
-                        format!("must be one of {}, got {name:?}", assignor::names().join(", ")),
+                        format!(
+                            "must be one of {}, got {name:?}",
+                            assignor::names().join(", ")
+                        ),
                     )
                 })
             })

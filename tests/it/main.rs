@@ -6,6 +6,8 @@ mod heron;
 mod kip441_spec;
 mod properties;
 mod samza;
+mod scenario;
+mod sim_cli;
 mod sticky;
 mod support;
 mod wire;

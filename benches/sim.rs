@@ -1,0 +1,36 @@
+//! Criterion benchmark of the simulator: every registered strategy through
+//! the bundled scenarios, one seed, release mode.
+
+#![allow(missing_docs)] // criterion_group! generates undocumented items
+
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
+use smoothscale::sim::{run, scenario_strategies, Scenario};
+
+const SCENARIOS: &[&str] = &["scale-out", "rolling-bounce", "random-churn"];
+
+fn bench(c: &mut Criterion) {
+    let mut group = c.benchmark_group("simulate");
+    group.sample_size(10);
+    for name in SCENARIOS {
+        let path = format!("{}/simulations/{name}.toml", env!("CARGO_MANIFEST_DIR"));
+        let text = std::fs::read_to_string(&path).expect("bundled scenario");
+        let scenario = Scenario::from_toml(&text).expect("valid scenario");
+        let strategies = scenario_strategies(&scenario).expect("known strategies");
+        // Every strategy in one iteration: the figure the issue asks for.
+        group.bench_with_input(
+            BenchmarkId::new("all_strategies", name),
+            &scenario,
+            |b, s| {
+                b.iter(|| {
+                    for a in &strategies {
+                        run(s, *a, s.seed).expect("no invariant violated");
+                    }
+                })
+            },
+        );
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

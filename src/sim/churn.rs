@@ -1,0 +1,74 @@
+//! Random churn drawn from the seed, before any strategy runs, so every
+//! strategy meets the same churn.
+//!
+//! Only `u64` draws from ChaCha8 are used (rand's portable primitive); times,
+//! kinds, targets and coin flips are mapped from them by this module's own
+//! arithmetic, so the schedule does not depend on rand's sampling helpers.
+
+use rand::{RngCore, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use super::{ChurnKind, ChurnSpec};
+
+/// One drawn churn event; its target is chosen when it happens, from
+/// `pick` among the candidates then present (the same for every strategy,
+/// since membership does not depend on the strategy).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct ChurnEvent {
+    pub at_ms: u64,
+    pub kind: ChurnKind,
+    pub pick: u64,
+    pub lose_state: bool,
+}
+
+/// Draws the churn schedule of `spec` from `seed`, sorted by time.
+pub(crate) fn schedule(spec: &ChurnSpec, seed: u64) -> Vec<ChurnEvent> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let span = spec.until_ms.saturating_sub(spec.from_ms);
+    let expected = spec.events_per_hour * span as f64 / 3_600_000.0;
+    let count = expected.round() as u64;
+    if spec.kinds.is_empty() || span == 0 {
+        return Vec::new();
+    }
+    let mut events: Vec<ChurnEvent> = (0..count)
+        .map(|_| {
+            let at_ms = spec.from_ms + rng.next_u64() % (span + 1);
+            let kind = spec.kinds[(rng.next_u64() % spec.kinds.len() as u64) as usize];
+            let pick = rng.next_u64();
+            let coin = (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64;
+            ChurnEvent {
+                at_ms,
+                kind,
+                pick,
+                lose_state: coin < spec.lose_state_probability,
+            }
+        })
+        .collect();
+    events.sort_by_key(|e| e.at_ms);
+    events
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spec() -> ChurnSpec {
+        ChurnSpec {
+            events_per_hour: 2.0,
+            kinds: vec![ChurnKind::Crash, ChurnKind::Restart],
+            from_ms: 0,
+            until_ms: 6 * 3_600_000,
+            lose_state_probability: 0.5,
+        }
+    }
+
+    #[test]
+    fn the_same_seed_draws_the_same_schedule() {
+        assert_eq!(schedule(&spec(), 7), schedule(&spec(), 7));
+        assert_ne!(schedule(&spec(), 7), schedule(&spec(), 8));
+        let s = schedule(&spec(), 7);
+        assert_eq!(s.len(), 12);
+        assert!(s.windows(2).all(|w| w[0].at_ms <= w[1].at_ms));
+        assert!(s.iter().all(|e| e.at_ms <= 6 * 3_600_000));
+    }
+}

@@ -1,0 +1,145 @@
+//! Durations as scenario files write them: an integer of milliseconds, or a
+//! string of digits and one unit, `"250ms"`, `"45s"`, `"10m"`, `"8h"`, `"2d"`.
+//!
+//! One number and one unit, nothing else: no sign, no fraction, no spaces, no
+//! compounds (`"1h30m"` is written `"90m"`). A value that does not fit in
+//! `u64` milliseconds is an error, never a wrapped or saturated number.
+
+use std::fmt;
+
+/// The units a duration string may end in, with their length in milliseconds.
+/// `ms` comes before `m` and `s`, so that the longest suffix wins.
+const UNITS: [(&str, u64); 5] = [
+    ("ms", 1),
+    ("s", 1_000),
+    ("m", 60_000),
+    ("h", 3_600_000),
+    ("d", 86_400_000),
+];
+
+/// Why a duration string was refused.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DurationError {
+    /// Not digits followed by one of the units `ms`, `s`, `m`, `h`, `d`.
+    Malformed,
+    /// More milliseconds than `u64` holds.
+    TooLong,
+}
+
+impl fmt::Display for DurationError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            DurationError::Malformed => f.write_str(
+                "must be a duration: milliseconds, or a string like \"500ms\", \"45s\", \"10m\", \"8h\", \"2d\"",
+            ),
+            DurationError::TooLong => write!(f, "must be at most {} ms", u64::MAX),
+        }
+    }
+}
+
+impl std::error::Error for DurationError {}
+
+/// Reads a duration string (`"45s"`) as milliseconds.
+///
+/// ```
+/// use smoothscale::sim::{parse_duration, DurationError};
+/// assert_eq!(parse_duration("10m"), Ok(600_000));
+/// assert_eq!(parse_duration("250ms"), Ok(250));
+/// assert_eq!(parse_duration("10x"), Err(DurationError::Malformed));
+/// ```
+pub fn parse_duration(text: &str) -> Result<u64, DurationError> {
+    let digits = text.bytes().take_while(u8::is_ascii_digit).count();
+    let (number, unit) = text.split_at(digits);
+    if number.is_empty() {
+        return Err(DurationError::Malformed);
+    }
+    let scale = UNITS
+        .iter()
+        .find(|(name, _)| *name == unit)
+        .map(|&(_, ms)| ms)
+        .ok_or(DurationError::Malformed)?;
+    let n: u64 = number.parse().map_err(|_| DurationError::TooLong)?;
+    n.checked_mul(scale).ok_or(DurationError::TooLong)
+}
+
+/// Writes milliseconds in the largest unit that divides them exactly
+/// (`600000` → `"10m"`, `1500` → `"1500ms"`, `0` → `"0ms"`);
+/// [`parse_duration`] reads the result back to the same number.
+pub fn format_duration(ms: u64) -> String {
+    if ms == 0 {
+        return "0ms".to_string();
+    }
+    let (unit, scale) = UNITS
+        .iter()
+        .rev()
+        .find(|(_, scale)| ms % scale == 0)
+        .copied()
+        .unwrap_or(UNITS[0]);
+    format!("{}{unit}", ms / scale)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn units() {
+        for (text, ms) in [
+            ("0ms", 0),
+            ("1ms", 1),
+            ("45s", 45_000),
+            ("10m", 600_000),
+            ("8h", 28_800_000),
+            ("2d", 172_800_000),
+            ("007s", 7_000),
+            ("18446744073709551615ms", u64::MAX),
+        ] {
+            assert_eq!(parse_duration(text), Ok(ms), "{text}");
+        }
+    }
+
+    #[test]
+    fn refusals() {
+        for text in [
+            "", "10", "s", "10x", "-5s", "+5s", "1.5h", " 5s", "5s ", "5 s", "1h30m", "5S", "5mss",
+        ] {
+            assert_eq!(
+                parse_duration(text),
+                Err(DurationError::Malformed),
+                "{text:?}"
+            );
+        }
+        for text in [
+            "18446744073709551616ms",
+            "5124095576030432h",
+            "99999999999999999999999d",
+        ] {
+            assert_eq!(
+                parse_duration(text),
+                Err(DurationError::TooLong),
+                "{text:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn format_round_trips() {
+        for ms in [
+            0,
+            1,
+            999,
+            1_000,
+            1_500,
+            60_000,
+            90_000,
+            3_600_000,
+            86_400_000,
+            u64::MAX,
+        ] {
+            assert_eq!(parse_duration(&format_duration(ms)), Ok(ms), "{ms}");
+        }
+        assert_eq!(format_duration(28_800_000), "8h");
+        assert_eq!(format_duration(90_000), "90s");
+        assert_eq!(format_duration(1_500), "1500ms");
+    }
+}

@@ -1,0 +1,594 @@
+//! Many seeds of one scenario (DESIGN §4, `smoothscale sweep`): every seed of
+//! a [`SeedRange`] × every strategy, in parallel with rayon, aggregated per
+//! strategy and metric as count, mean, p50, p95 and max.
+//!
+//! # Determinism
+//!
+//! Runs are spread over rayon's threads but collected in (seed, strategy)
+//! order, and every statistic is computed with integers from that ordered
+//! list, so `sweep.json` and the table are the same bytes on one thread or
+//! many. If runs fail, the reported failure is the one with the lowest seed
+//! (then the first strategy in order), whichever thread found it first.
+//!
+//! # Statistics
+//!
+//! Per strategy only the runs that completed are aggregated (a run stopped as
+//! infeasible covers less time and is not comparable); their seeds are listed.
+//! Null values (a run that never converged, coverage without standbys) are
+//! left out, and `n` says how many values there were. With `n` values sorted
+//! ascending, `pN` is the nearest-rank percentile: the value of rank
+//! `⌈N/100 × n⌉` (1-based, at least 1), so p50 of `[1, 2, 3, 4]` is 2, p95 of
+//! 1..=20 is 19, and p95 of ten values is the largest. `mean` is the exact
+//! mean rounded half up, with as many decimals as the metric has but at
+//! least 3 (the mean of integer counts has 3).
+//!
+//! # `sweep.json`
+//!
+//! ```text
+//! {
+//!   "scenario": "scale-out",
+//!   "scenario_hash": "…",
+//!   "seeds": "1..11",
+//!   "version": "0.1.0",
+//!   "strategies": {
+//!     "kip441": {                                  // run order
+//!       "runs": 10,
+//!       "completed": 10,
+//!       "infeasible_seeds": [],
+//!       "metrics": {                               // `report::flat_metrics` order
+//!         "unavailable_task_s.stateful": {"n": 10, "mean": 1.235, "p50": 1.200, "p95": 2.000, "max": 2.000},
+//!         …
+//!       }
+//!     }
+//!   }
+//! }
+//! ```
+
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use rayon::prelude::*;
+
+use crate::assignor::Assignor;
+use crate::model::InputError;
+
+use super::report::{self, cell, layout, Fixed, Json, HEADLINES};
+use super::{run, Outcome, RunResult, Scenario, SimError};
+
+/// Seeds `start..end`: from `start` included to `end` excluded, as Rust
+/// ranges are, written `A..B` on the command line (`1..11` is ten seeds).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SeedRange {
+    /// The first seed.
+    pub start: u64,
+    /// One past the last seed.
+    pub end: u64,
+}
+
+impl SeedRange {
+    /// Reads `A..B` with `A < B`; errors name `--seeds`.
+    pub fn parse(text: &str) -> Result<SeedRange, InputError> {
+        let bad = || {
+            InputError::new(
+                "--seeds",
+                format!("must be A..B with integers A < B (B excluded), got {text:?}"),
+            )
+        };
+        let (a, b) = text.split_once("..").ok_or_else(bad)?;
+        let start: u64 = a.trim().parse().map_err(|_| bad())?;
+        let end: u64 = b.trim().parse().map_err(|_| bad())?;
+        if start >= end {
+            return Err(bad());
+        }
+        Ok(SeedRange { start, end })
+    }
+
+    /// The number of seeds.
+    pub fn len(&self) -> u64 {
+        self.end - self.start
+    }
+
+    /// Whether the range holds no seed (never true for a parsed range).
+    pub fn is_empty(&self) -> bool {
+        self.start >= self.end
+    }
+}
+
+impl std::fmt::Display for SeedRange {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}..{}", self.start, self.end)
+    }
+}
+
+/// What a sweep keeps of one run: its flat metrics, not its time series.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RunFigures {
+    /// The seed.
+    pub seed: u64,
+    /// The strategy.
+    pub strategy: String,
+    /// Whether the run completed (else it stopped as infeasible).
+    pub completed: bool,
+    /// [`report::flat_metrics`] of the run.
+    pub metrics: Vec<(String, Option<Fixed>)>,
+}
+
+impl RunFigures {
+    fn of(seed: u64, result: &RunResult, standbys_asked: bool) -> RunFigures {
+        RunFigures {
+            seed,
+            strategy: result.strategy.clone(),
+            completed: result.outcome == Outcome::Completed,
+            metrics: report::flat_metrics(result, standbys_asked),
+        }
+    }
+}
+
+/// Runs every strategy on every seed of `seeds`, in parallel, and returns the
+/// figures in (seed, strategy) order. `on_run` is called after each run (from
+/// any thread): the progress bar. On invariant violations, returns the one
+/// with the lowest seed, then the first strategy; seeds above a known failure
+/// are skipped.
+pub fn run_seeds(
+    scenario: &Scenario,
+    strategies: &[&dyn Assignor],
+    seeds: SeedRange,
+    on_run: &(dyn Fn() + Sync),
+) -> Result<Vec<RunFigures>, SimError> {
+    let standbys_asked = scenario.config.num_standby_replicas > 0;
+    let first_failure = AtomicU64::new(u64::MAX);
+    let jobs: Vec<(u64, &dyn Assignor)> = (seeds.start..seeds.end)
+        .flat_map(|seed| strategies.iter().map(move |s| (seed, *s)))
+        .collect();
+    let outcomes: Vec<Option<Result<RunFigures, SimError>>> = jobs
+        .par_iter()
+        .map(|&(seed, strategy)| {
+            if seed > first_failure.load(Ordering::Relaxed) {
+                return None;
+            }
+            let outcome = run(scenario, strategy, seed);
+            if outcome.is_err() {
+                first_failure.fetch_min(seed, Ordering::Relaxed);
+            }
+            on_run();
+            Some(outcome.map(|result| RunFigures::of(seed, &result, standbys_asked)))
+        })
+        .collect();
+    // Every job at or below the lowest failing seed ran, so the first error
+    // in order is the same whatever the threads did.
+    let mut figures = Vec::with_capacity(outcomes.len());
+    for outcome in outcomes {
+        match outcome {
+            Some(Ok(f)) => figures.push(f),
+            Some(Err(e)) => return Err(e),
+            None => unreachable!("a run was skipped only above a failing seed"),
+        }
+    }
+    Ok(figures)
+}
+
+/// Count, mean, p50, p95 and max of one metric's values.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Stats {
+    /// Values aggregated (nulls left out).
+    pub n: usize,
+    /// The mean, rounded half up, with the values' decimals but at least 3.
+    pub mean: Option<Fixed>,
+    /// Nearest-rank median.
+    pub p50: Option<Fixed>,
+    /// Nearest-rank 95th percentile.
+    pub p95: Option<Fixed>,
+    /// The largest value.
+    pub max: Option<Fixed>,
+}
+
+/// The nearest-rank `percent`-th percentile of ascending `sorted` values: the
+/// value of 1-based rank `⌈percent/100 × n⌉` (at least 1); `None` when empty.
+pub fn nearest_rank<T: Copy>(sorted: &[T], percent: u32) -> Option<T> {
+    if sorted.is_empty() {
+        return None;
+    }
+    let n = sorted.len() as u64;
+    let rank = (u64::from(percent) * n).div_ceil(100).clamp(1, n);
+    Some(sorted[(rank - 1) as usize])
+}
+
+impl Stats {
+    /// The statistics of `values`, which all have the same decimals.
+    pub fn of(values: &[Fixed]) -> Stats {
+        let mut sorted = values.to_vec();
+        sorted.sort();
+        let n = sorted.len();
+        let decimals = sorted.first().map_or(0, |v| v.decimals);
+        debug_assert!(sorted.iter().all(|v| v.decimals == decimals));
+        let extra = 3u32.saturating_sub(decimals);
+        let sum: u128 = sorted.iter().map(|v| v.scaled).sum();
+        let mean = Fixed::ratio(sum, n as u128, extra).map(|m| Fixed {
+            scaled: m.scaled,
+            decimals: decimals + extra,
+        });
+        Stats {
+            n,
+            mean,
+            p50: nearest_rank(&sorted, 50),
+            p95: nearest_rank(&sorted, 95),
+            max: sorted.last().copied(),
+        }
+    }
+}
+
+/// One strategy's part of a sweep.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StrategySweep {
+    /// The strategy.
+    pub strategy: String,
+    /// Runs made (one per seed).
+    pub runs: usize,
+    /// Seeds whose run stopped as infeasible, ascending.
+    pub infeasible_seeds: Vec<u64>,
+    /// Statistics per flat metric, in [`report::flat_metrics`] order, over
+    /// the completed runs.
+    pub metrics: Vec<(String, Stats)>,
+}
+
+/// Aggregates figures per strategy (in the order strategies first appear).
+pub fn aggregate(figures: &[RunFigures]) -> Vec<StrategySweep> {
+    let mut order: Vec<&str> = Vec::new();
+    for f in figures {
+        if !order.contains(&f.strategy.as_str()) {
+            order.push(&f.strategy);
+        }
+    }
+    order
+        .into_iter()
+        .map(|strategy| {
+            let runs: Vec<&RunFigures> =
+                figures.iter().filter(|f| f.strategy == strategy).collect();
+            let completed: Vec<&RunFigures> =
+                runs.iter().copied().filter(|f| f.completed).collect();
+            let keys: Vec<&String> = runs
+                .first()
+                .map(|f| f.metrics.iter().map(|(k, _)| k).collect())
+                .unwrap_or_default();
+            let metrics = keys
+                .into_iter()
+                .map(|key| {
+                    let values: Vec<Fixed> = completed
+                        .iter()
+                        .filter_map(|f| f.metrics.iter().find(|(k, _)| k == key))
+                        .filter_map(|(_, v)| *v)
+                        .collect();
+                    (key.clone(), Stats::of(&values))
+                })
+                .collect();
+            StrategySweep {
+                strategy: strategy.to_string(),
+                runs: runs.len(),
+                infeasible_seeds: runs
+                    .iter()
+                    .filter(|f| !f.completed)
+                    .map(|f| f.seed)
+                    .collect(),
+                metrics,
+            }
+        })
+        .collect()
+}
+
+/// What the sweep outputs say besides the statistics.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SweepInfo {
+    /// The scenario's name.
+    pub scenario: String,
+    /// [`super::scenario_hash`] of the scenario file's text.
+    pub scenario_hash: String,
+    /// The seeds run.
+    pub seeds: SeedRange,
+}
+
+/// `sweep.json` (see the module doc for its shape), with a trailing newline.
+pub fn sweep_json(info: &SweepInfo, sweep: &[StrategySweep]) -> String {
+    let strategies = sweep
+        .iter()
+        .map(|s| {
+            let metrics = s
+                .metrics
+                .iter()
+                .map(|(key, st)| {
+                    let stats = Json::Object(vec![
+                        ("n".to_string(), Json::int(st.n as u64)),
+                        ("mean".to_string(), Json::fixed(st.mean)),
+                        ("p50".to_string(), Json::fixed(st.p50)),
+                        ("p95".to_string(), Json::fixed(st.p95)),
+                        ("max".to_string(), Json::fixed(st.max)),
+                    ]);
+                    (key.clone(), stats)
+                })
+                .collect();
+            let body = Json::Object(vec![
+                ("runs".to_string(), Json::int(s.runs as u64)),
+                (
+                    "completed".to_string(),
+                    Json::int((s.runs - s.infeasible_seeds.len()) as u64),
+                ),
+                (
+                    "infeasible_seeds".to_string(),
+                    Json::Array(s.infeasible_seeds.iter().map(|&x| Json::int(x)).collect()),
+                ),
+                ("metrics".to_string(), Json::Object(metrics)),
+            ]);
+            (s.strategy.clone(), body)
+        })
+        .collect();
+    Json::Object(vec![
+        ("scenario".to_string(), Json::Str(info.scenario.clone())),
+        (
+            "scenario_hash".to_string(),
+            Json::Str(info.scenario_hash.clone()),
+        ),
+        ("seeds".to_string(), Json::Str(info.seeds.to_string())),
+        (
+            "version".to_string(),
+            Json::Str(report::VERSION.to_string()),
+        ),
+        ("strategies".to_string(), Json::Object(strategies)),
+    ])
+    .to_pretty()
+}
+
+/// The table `sweep` prints: per strategy, one row per headline metric with
+/// its unit, then n, mean, p50, p95 and max over the completed runs.
+pub fn sweep_table(info: &SweepInfo, sweep: &[StrategySweep]) -> String {
+    let mut rows = vec![[
+        "strategy", "metric", "unit", "n", "mean", "p50", "p95", "max",
+    ]
+    .map(String::from)
+    .to_vec()];
+    for s in sweep {
+        for h in HEADLINES {
+            let Some((_, st)) = s.metrics.iter().find(|(k, _)| k == h.key) else {
+                continue;
+            };
+            rows.push(vec![
+                s.strategy.clone(),
+                h.title.to_string(),
+                h.unit.to_string(),
+                st.n.to_string(),
+                cell(st.mean),
+                cell(st.p50),
+                cell(st.p95),
+                cell(st.max),
+            ]);
+        }
+    }
+    let mut out = format!(
+        "scenario {} (seeds {}, smoothscale {})\n",
+        info.scenario,
+        info.seeds,
+        report::VERSION
+    );
+    out.push_str(&layout(&rows, 3));
+    for s in sweep.iter().filter(|s| !s.infeasible_seeds.is_empty()) {
+        let seeds: Vec<String> = s.infeasible_seeds.iter().map(u64::to_string).collect();
+        out.push_str(&format!(
+            "{}: {} of {} runs stopped as infeasible (seeds {}); statistics cover the others\n",
+            s.strategy,
+            s.infeasible_seeds.len(),
+            s.runs,
+            seeds.join(", ")
+        ));
+    }
+    out
+}
+
+/// A progress bar over `total` runs on standard error when it is a terminal;
+/// a hidden one (drawing nothing) otherwise, so pipes and logs stay clean.
+pub fn progress_bar(total: u64) -> ProgressBar {
+    use std::io::IsTerminal;
+    if !std::io::stderr().is_terminal() {
+        return ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::hidden());
+    }
+    let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
+    if let Ok(style) =
+        ProgressStyle::with_template("{bar:40} {pos}/{len} runs  {elapsed_precise} (eta {eta})")
+    {
+        bar.set_style(style);
+    }
+    bar
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::{RunMetrics, Sample};
+
+    fn secs(ms: u64) -> Fixed {
+        Fixed::seconds(ms)
+    }
+
+    #[test]
+    fn nearest_rank_by_hand() {
+        let four = [1, 2, 3, 4];
+        assert_eq!(nearest_rank(&four, 50), Some(2)); // ⌈2⌉ = 2
+        assert_eq!(nearest_rank(&four, 95), Some(4)); // ⌈3.8⌉ = 4
+        assert_eq!(nearest_rank(&four, 25), Some(1)); // ⌈1⌉ = 1
+        assert_eq!(nearest_rank(&four, 26), Some(2)); // ⌈1.04⌉ = 2
+        assert_eq!(nearest_rank(&four, 0), Some(1)); // rank at least 1
+        assert_eq!(nearest_rank(&four, 100), Some(4));
+        let twenty: Vec<u32> = (1..=20).collect();
+        assert_eq!(nearest_rank(&twenty, 95), Some(19)); // ⌈19⌉ = 19
+        assert_eq!(nearest_rank(&twenty, 50), Some(10)); // ⌈10⌉ = 10
+        let ten: Vec<u32> = (1..=10).map(|x| x * 10).collect();
+        assert_eq!(nearest_rank(&ten, 95), Some(100)); // ⌈9.5⌉ = 10
+        assert_eq!(nearest_rank(&ten, 50), Some(50)); // ⌈5⌉ = 5
+        assert_eq!(nearest_rank(&[7], 50), Some(7));
+        assert_eq!(nearest_rank::<u32>(&[], 50), None);
+    }
+
+    #[test]
+    fn stats_by_hand() {
+        // Unsorted on purpose: 3.000, 1.000, 2.500, 10.000 seconds.
+        let values = [secs(3_000), secs(1_000), secs(2_500), secs(10_000)];
+        let st = Stats::of(&values);
+        assert_eq!(st.n, 4);
+        // (3 + 1 + 2.5 + 10) / 4 = 4.125.
+        assert_eq!(st.mean.unwrap().to_string(), "4.125");
+        assert_eq!(st.p50.unwrap().to_string(), "2.500"); // sorted [1, 2.5, 3, 10], rank 2
+        assert_eq!(st.p95.unwrap().to_string(), "10.000"); // rank ⌈3.8⌉ = 4
+        assert_eq!(st.max.unwrap().to_string(), "10.000");
+
+        // Integers: 1, 2, 2 → mean 5/3 = 1.667 (half up), p50 rank 2 = 2.
+        let ints = [Fixed::int(2), Fixed::int(1), Fixed::int(2)];
+        let st = Stats::of(&ints);
+        assert_eq!(st.mean.unwrap().to_string(), "1.667");
+        assert_eq!(st.p50.unwrap().to_string(), "2");
+
+        // 1.000 and 1.001 s: mean 1.0005, rounded half up to 1.001.
+        let st = Stats::of(&[secs(1_000), secs(1_001)]);
+        assert_eq!(st.mean.unwrap().to_string(), "1.001");
+        assert_eq!(st.p50.unwrap().to_string(), "1.000"); // rank ⌈1⌉ = 1
+
+        let none = Stats::of(&[]);
+        assert_eq!(
+            (none.n, none.mean, none.p50, none.max),
+            (0, None, None, None)
+        );
+    }
+
+    #[test]
+    fn seed_ranges() {
+        assert_eq!(
+            SeedRange::parse("1..11").unwrap(),
+            SeedRange { start: 1, end: 11 }
+        );
+        assert_eq!(SeedRange::parse("0..1").unwrap().len(), 1);
+        assert_eq!(SeedRange::parse("3..11").unwrap().to_string(), "3..11");
+        for bad in [
+            "5..5", "6..5", "1-3", "a..3", "1..", "..3", "-1..3", "1..=3",
+        ] {
+            let e = SeedRange::parse(bad).unwrap_err();
+            assert_eq!(e.path, "--seeds", "{bad}");
+        }
+    }
+
+    fn figures(seed: u64, strategy: &str, unavailable_ms: u64, completed: bool) -> RunFigures {
+        let result = RunResult {
+            strategy: strategy.to_string(),
+            metrics: RunMetrics {
+                unavailable_stateful_task_ms: unavailable_ms,
+                active_moves: seed,
+                converge_ms: (seed % 2 == 0).then_some(seed * 1000),
+                ..RunMetrics::default()
+            },
+            samples: vec![Sample::default()],
+            outcome: if completed {
+                Outcome::Completed
+            } else {
+                Outcome::Infeasible {
+                    at_ms: 5,
+                    message: "no room".to_string(),
+                }
+            },
+            stateful_tasks: 2,
+            covered_ms: 1000,
+        };
+        RunFigures::of(seed, &result, false)
+    }
+
+    fn sample_figures() -> Vec<RunFigures> {
+        vec![
+            figures(1, "kip441", 1_000, true),
+            figures(1, "heron-rr", 9_000, false),
+            figures(2, "kip441", 3_000, true),
+            figures(2, "heron-rr", 4_000, true),
+            figures(3, "kip441", 2_000, true),
+            figures(3, "heron-rr", 5_000, true),
+        ]
+    }
+
+    #[test]
+    fn aggregate_by_strategy_over_completed_runs() {
+        let sweep = aggregate(&sample_figures());
+        assert_eq!(sweep.len(), 2);
+        assert_eq!(sweep[0].strategy, "kip441");
+        assert_eq!(sweep[1].strategy, "heron-rr");
+        assert_eq!(sweep[1].infeasible_seeds, vec![1]);
+        assert_eq!(sweep[1].runs, 3);
+        let get = |s: &StrategySweep, key: &str| {
+            s.metrics.iter().find(|(k, _)| k == key).unwrap().1.clone()
+        };
+        let unavailable = get(&sweep[0], "unavailable_task_s.stateful");
+        assert_eq!(unavailable.n, 3);
+        assert_eq!(unavailable.mean.unwrap().to_string(), "2.000");
+        assert_eq!(unavailable.p50.unwrap().to_string(), "2.000");
+        assert_eq!(unavailable.max.unwrap().to_string(), "3.000");
+        // heron-rr's infeasible seed 1 (9 s) is left out.
+        assert_eq!(
+            get(&sweep[1], "unavailable_task_s.stateful").max,
+            Some(secs(5_000))
+        );
+        // Converged only on seed 2: one value.
+        let converge = get(&sweep[0], "time_to_converge_s");
+        assert_eq!((converge.n, converge.max), (1, Some(secs(2_000))));
+        // No standbys asked: coverage has no value at all.
+        assert_eq!(get(&sweep[0], "standby_coverage").n, 0);
+    }
+
+    #[test]
+    fn sweep_outputs() {
+        let info = SweepInfo {
+            scenario: "tiny".to_string(),
+            scenario_hash: "h".to_string(),
+            seeds: SeedRange { start: 1, end: 4 },
+        };
+        let sweep = aggregate(&sample_figures());
+        let json = sweep_json(&info, &sweep);
+        let value: serde_json::Value = serde_json::from_str(&json).unwrap();
+        assert_eq!(value["seeds"], "1..4");
+        assert_eq!(value["version"], report::VERSION);
+        assert_eq!(value["strategies"]["heron-rr"]["infeasible_seeds"][0], 1);
+        assert_eq!(value["strategies"]["heron-rr"]["completed"], 2);
+        let active = &value["strategies"]["kip441"]["metrics"]["active_moves"];
+        assert_eq!(active["n"], 3);
+        assert_eq!(active["p95"], 3);
+        assert!(json.contains("\"mean\": 2.000,"), "{json}");
+        assert!(json
+            .contains("\"standby_coverage\": {\n          \"n\": 0,\n          \"mean\": null,"));
+        assert!(json.ends_with("}\n"));
+        // Key order is the documented one.
+        let order = [
+            "\"scenario\"",
+            "\"scenario_hash\"",
+            "\"seeds\"",
+            "\"version\"",
+            "\"strategies\"",
+        ];
+        let at: Vec<usize> = order.iter().map(|k| json.find(k).unwrap()).collect();
+        assert!(at.windows(2).all(|w| w[0] < w[1]));
+
+        let table = sweep_table(&info, &sweep);
+        let lines: Vec<&str> = table.lines().collect();
+        assert_eq!(
+            lines[0],
+            format!(
+                "scenario tiny (seeds 1..4, smoothscale {})",
+                report::VERSION
+            )
+        );
+        assert!(lines[1].starts_with("strategy  metric"), "{table}");
+        assert!(lines[2].starts_with("kip441    unavailable"), "{table}");
+        assert_eq!(lines.len(), 2 + 2 * HEADLINES.len() + 1, "{table}");
+        assert_eq!(
+            *lines.last().unwrap(),
+            "heron-rr: 1 of 3 runs stopped as infeasible (seeds 1); statistics cover the others"
+        );
+    }
+
+    #[test]
+    fn hidden_progress_bar_off_a_terminal() {
+        // Tests run with stderr captured or piped: the bar must not draw.
+        let bar = progress_bar(10);
+        bar.inc(3);
+        assert_eq!(bar.position(), 3);
+    }
+}

@@ -1,0 +1,335 @@
+//! The simulated cluster: clients, their local stores, tasks and the
+//! assignment in force. Quantities of records are milli-records (see
+//! `physics`); times are virtual milliseconds.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use crate::model::{Client, ClusterState, InputError, Lag, Plan, Task, TaskId};
+
+use super::Scenario;
+
+/// Where a client is in its life.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Status {
+    /// Alive and in the group.
+    Member,
+    /// Crashed; the group has not noticed yet, so it still holds its tasks.
+    CrashedMember,
+    /// Crashed and out of the group; may restart.
+    Crashed,
+    /// Left gracefully for a bounce; rejoins later.
+    Away,
+    /// Scaled in: never returns.
+    Gone,
+}
+
+/// What a task's active is doing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum ActiveState {
+    /// No live owner.
+    Down,
+    /// Paused by a rebalance until this time.
+    Paused(u64),
+    /// Replaying its changelog before it can process.
+    Restoring,
+    /// Processing.
+    Running,
+}
+
+/// A client's copy of one task's store.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Store {
+    /// Milli-records of the changelog the copy holds.
+    pub offset: u64,
+    /// When the client stopped holding the task in any role; the store is
+    /// deleted `state_cleanup_delay` later.
+    pub released_at: Option<u64>,
+}
+
+/// One client.
+#[derive(Debug, Clone)]
+pub(crate) struct ClientSim {
+    pub name: String,
+    pub rack: Option<String>,
+    pub threads: u32,
+    pub status: Status,
+    pub stores: BTreeMap<usize, Store>,
+    pub actives: BTreeSet<usize>,
+    /// Standbys and warm-ups held.
+    pub replicas: BTreeSet<usize>,
+}
+
+/// One task.
+#[derive(Debug, Clone)]
+pub(crate) struct TaskSim {
+    pub id: TaskId,
+    pub stateful: bool,
+    /// Changelog end, milli-records.
+    pub end: u64,
+    /// Records per second appended while the active runs.
+    pub write_rate: u64,
+    pub owner: Option<usize>,
+    pub state: ActiveState,
+    /// Start of the current outage, if the task is unavailable.
+    pub outage_since: Option<u64>,
+    /// Clients holding a standby (not warm-up) of the task.
+    pub standbys: BTreeSet<usize>,
+    /// Clients holding a standby or warm-up of the task.
+    pub replicas: BTreeSet<usize>,
+    /// The rack holding the task's changelog, if racks are known.
+    pub changelog_rack: Option<String>,
+}
+
+/// Clients and tasks.
+#[derive(Debug, Clone)]
+pub(crate) struct World {
+    pub clients: Vec<ClientSim>,
+    pub tasks: Vec<TaskSim>,
+    racks: Vec<String>,
+    threads: u32,
+    /// The longest outage closed so far.
+    pub max_outage_ms: u64,
+}
+
+impl World {
+    /// The cluster of `scenario` at time 0: clients `c0…`, tasks with their
+    /// initial changelogs, nothing assigned.
+    pub(crate) fn new(scenario: &Scenario) -> World {
+        let racks = scenario.cluster.racks.clone();
+        let mut tasks = Vec::new();
+        for (s, sub) in scenario.subtopologies.iter().enumerate() {
+            for p in 0..sub.partitions {
+                let changelog_rack =
+                    (!racks.is_empty()).then(|| racks[tasks.len() % racks.len()].clone());
+                tasks.push(TaskSim {
+                    id: TaskId::new(s as u32, p),
+                    stateful: sub.stateful,
+                    end: if sub.stateful {
+                        sub.state_records.saturating_mul(1000)
+                    } else {
+                        0
+                    },
+                    write_rate: if sub.stateful { sub.write_rate } else { 0 },
+                    owner: None,
+                    state: ActiveState::Down,
+                    outage_since: Some(0),
+                    standbys: BTreeSet::new(),
+                    replicas: BTreeSet::new(),
+                    changelog_rack,
+                });
+            }
+        }
+        tasks.sort_by_key(|t| t.id);
+        let mut world = World {
+            clients: Vec::new(),
+            tasks,
+            racks,
+            threads: scenario.cluster.threads,
+            max_outage_ms: 0,
+        };
+        for _ in 0..scenario.cluster.clients {
+            world.add_client();
+        }
+        world
+    }
+
+    /// A new member `c<n>`, its rack dealt round-robin.
+    pub(crate) fn add_client(&mut self) -> usize {
+        let i = self.clients.len();
+        self.clients.push(ClientSim {
+            name: format!("c{i}"),
+            rack: (!self.racks.is_empty()).then(|| self.racks[i % self.racks.len()].clone()),
+            threads: self.threads,
+            status: Status::Member,
+            stores: BTreeMap::new(),
+            actives: BTreeSet::new(),
+            replicas: BTreeSet::new(),
+        });
+        i
+    }
+
+    /// The client named `name`.
+    pub(crate) fn client_named(&self, name: &str) -> Option<usize> {
+        self.clients.iter().position(|c| c.name == name)
+    }
+
+    /// Members in creation order.
+    pub(crate) fn members(&self) -> Vec<usize> {
+        (0..self.clients.len())
+            .filter(|&c| self.clients[c].status == Status::Member)
+            .collect()
+    }
+
+    /// The state the group leader sees: members, their previous assignment,
+    /// and sparse lags from their local stores.
+    pub(crate) fn cluster_state(&self, scenario: &Scenario) -> Result<ClusterState, InputError> {
+        let tasks = self
+            .tasks
+            .iter()
+            .map(|t| {
+                if t.stateful {
+                    Task::stateful(t.id, t.end / 1000)
+                } else {
+                    Task::stateless(t.id)
+                }
+            })
+            .collect();
+        let clients = self
+            .members()
+            .into_iter()
+            .map(|c| self.client_view(c))
+            .collect();
+        ClusterState::new(scenario.config.clone(), tasks, clients)
+    }
+
+    fn client_view(&self, c: usize) -> Client {
+        let sim = &self.clients[c];
+        let mut client = Client::new(sim.name.as_str(), sim.threads);
+        client.rack = sim.rack.clone();
+        client.host = Some(sim.name.clone());
+        client.previous_active = sim.actives.iter().map(|&t| self.tasks[t].id).collect();
+        client.previous_standby = sim.replicas.iter().map(|&t| self.tasks[t].id).collect();
+        for (&t, store) in &sim.stores {
+            let task = &self.tasks[t];
+            let lag = if task.owner == Some(c) && task.state == ActiveState::Running {
+                Lag::Running
+            } else {
+                Lag::Records(task.end.saturating_sub(store.offset).div_ceil(1000))
+            };
+            client.lags.insert(task.id, lag);
+        }
+        client
+    }
+
+    /// Makes `plan` the assignment in force at `now`. Returns (active moves,
+    /// replica moves). Tasks that change owner (all tasks when `eager`) pause
+    /// until `now + pause_ms`.
+    pub(crate) fn apply(
+        &mut self,
+        plan: &Plan,
+        now: u64,
+        pause_ms: u64,
+        eager: bool,
+    ) -> (u64, u64) {
+        let index: BTreeMap<&str, usize> = self
+            .clients
+            .iter()
+            .enumerate()
+            .map(|(i, c)| (c.name.as_str(), i))
+            .collect();
+        let task_index: BTreeMap<TaskId, usize> = self
+            .tasks
+            .iter()
+            .enumerate()
+            .map(|(i, t)| (t.id, i))
+            .collect();
+        let mut owner = vec![None; self.tasks.len()];
+        let mut standbys = vec![BTreeSet::new(); self.tasks.len()];
+        let mut replicas = vec![BTreeSet::new(); self.tasks.len()];
+        for (id, cp) in &plan.clients {
+            let c = index[id.as_str()];
+            for t in &cp.active {
+                owner[task_index[t]] = Some(c);
+            }
+            for t in &cp.standby {
+                standbys[task_index[t]].insert(c);
+                replicas[task_index[t]].insert(c);
+            }
+            for t in &cp.warmup {
+                replicas[task_index[t]].insert(c);
+            }
+        }
+        let mut moves = (0, 0);
+        for client in &mut self.clients {
+            client.actives.clear();
+            client.replicas.clear();
+        }
+        for (t, new_owner) in owner.into_iter().enumerate() {
+            let old_owner = self.tasks[t].owner;
+            let new_replicas = std::mem::take(&mut replicas[t]);
+            moves.1 += new_replicas.difference(&self.tasks[t].replicas).count() as u64;
+            if old_owner.is_some() && new_owner != old_owner {
+                moves.0 += 1;
+            }
+            let holders: BTreeSet<usize> = new_owner
+                .into_iter()
+                .chain(new_replicas.iter().copied())
+                .collect();
+            self.hold_stores(t, &holders, now);
+            let task = &mut self.tasks[t];
+            task.owner = new_owner;
+            task.standbys = std::mem::take(&mut standbys[t]);
+            task.replicas = new_replicas;
+            for &c in &task.replicas {
+                self.clients[c].replicas.insert(t);
+            }
+            match new_owner {
+                None => self.set_state(t, ActiveState::Down, now),
+                Some(c) => {
+                    self.clients[c].actives.insert(t);
+                    if new_owner != old_owner || eager || self.tasks[t].state == ActiveState::Down {
+                        self.set_state(t, ActiveState::Paused(now + pause_ms), now);
+                        self.resolve_pause(t, now);
+                    }
+                }
+            }
+        }
+        moves
+    }
+
+    /// Creates stores for new holders of stateful task `t` and marks the
+    /// stores of clients that no longer hold it as released.
+    fn hold_stores(&mut self, t: usize, holders: &BTreeSet<usize>, now: u64) {
+        if !self.tasks[t].stateful {
+            return;
+        }
+        for (c, client) in self.clients.iter_mut().enumerate() {
+            if holders.contains(&c) {
+                let store = client.stores.entry(t).or_insert(Store {
+                    offset: 0,
+                    released_at: None,
+                });
+                store.released_at = None;
+            } else if let Some(store) = client.stores.get_mut(&t) {
+                store.released_at.get_or_insert(now);
+            }
+        }
+    }
+
+    /// Sets a task's active state, opening or closing its outage.
+    pub(crate) fn set_state(&mut self, t: usize, state: ActiveState, now: u64) {
+        let task = &mut self.tasks[t];
+        task.state = state;
+        match (state, task.outage_since) {
+            (ActiveState::Running, Some(since)) => {
+                task.outage_since = None;
+                self.max_outage_ms = self.max_outage_ms.max(now - since);
+            }
+            (ActiveState::Running, None) | (_, Some(_)) => {}
+            (_, None) => task.outage_since = Some(now),
+        }
+    }
+
+    /// Ends a pause that is over at `now`: the task restores or runs.
+    pub(crate) fn resolve_pause(&mut self, t: usize, now: u64) {
+        let ActiveState::Paused(until) = self.tasks[t].state else {
+            return;
+        };
+        if until > now {
+            return;
+        }
+        let task = &self.tasks[t];
+        let owner = task.owner.expect("a paused task has an owner");
+        let caught_up = !task.stateful
+            || self.clients[owner]
+                .stores
+                .get(&t)
+                .is_some_and(|s| s.offset >= task.end);
+        let state = if caught_up {
+            ActiveState::Running
+        } else {
+            ActiveState::Restoring
+        };
+        self.set_state(t, state, now)
+    }
+}

@@ -1,0 +1,685 @@
+//! Scenario files (DESIGN §5): the bundled ones parse, bad ones are refused
+//! with the key's path and the offending value, defaults and durations.
+
+use std::path::PathBuf;
+
+use smoothscale::sim::{
+    format_duration, parse_duration, scenario_hash, scenario_strategies, ChurnKind, ChurnSpec,
+    ClusterSpec, DurationError, Event, EventKind, Protocol, Scenario, SubtopologySpec,
+};
+use smoothscale::{AssignmentConfig, InputError, RackAwareStrategy};
+
+const BUNDLED: [&str; 7] = [
+    "crash-disk-loss",
+    "rack-outage",
+    "random-churn",
+    "rolling-bounce",
+    "scale-in",
+    "scale-out",
+    "write-spike",
+];
+
+fn simulations() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("simulations")
+}
+
+fn bundled() -> Vec<(String, String)> {
+    let mut files: Vec<(String, String)> = std::fs::read_dir(simulations())
+        .expect("simulations/ exists")
+        .map(|entry| entry.expect("readable entry").path())
+        .filter(|path| path.extension().is_some_and(|e| e == "toml"))
+        .map(|path| {
+            let stem = path.file_stem().unwrap().to_string_lossy().into_owned();
+            let text = std::fs::read_to_string(&path).expect("readable scenario");
+            (stem, text)
+        })
+        .collect();
+    files.sort();
+    files
+}
+
+#[test]
+fn every_bundled_scenario_parses() {
+    let files = bundled();
+    let stems: Vec<&str> = files.iter().map(|(s, _)| s.as_str()).collect();
+    assert_eq!(stems, BUNDLED);
+    let readme = std::fs::read_to_string(simulations().join("README.md")).unwrap();
+    for (stem, text) in &files {
+        let s = Scenario::from_toml(text).unwrap_or_else(|e| panic!("{stem}.toml: {e}"));
+        assert_eq!(s.name, *stem, "{stem}: name is the file's stem");
+        assert!(!s.description.is_empty(), "{stem}: has a description");
+        assert!(text.contains("\nseed = "), "{stem}: names its seed");
+        assert!(scenario_strategies(&s).is_ok(), "{stem}: strategies exist");
+        assert!(
+            readme.contains(&format!("{stem}.toml")),
+            "{stem}: in README"
+        );
+        // Small enough for every strategy to run it in seconds.
+        let tasks: u32 = s.subtopologies.iter().map(|t| t.partitions).sum();
+        let joins: u32 = s
+            .events
+            .iter()
+            .map(|e| match e.kind {
+                EventKind::ScaleOut { count } => count,
+                _ => 0,
+            })
+            .sum();
+        assert!(tasks <= 100, "{stem}: {tasks} tasks");
+        assert!(s.cluster.clients + joins <= 10, "{stem}: too many clients");
+        assert!(s.duration_ms <= 8 * 3_600_000, "{stem}: longer than 8h");
+        assert_eq!(s.step_ms, 1_000, "{stem}: step");
+    }
+}
+
+#[test]
+fn bundled_scenarios_say_what_they_are_for() {
+    let s = |name: &str| {
+        let text = std::fs::read_to_string(simulations().join(format!("{name}.toml"))).unwrap();
+        Scenario::from_toml(&text).unwrap()
+    };
+    let out = s("scale-out");
+    assert_eq!((out.cluster.clients, out.cluster.threads), (3, 2));
+    assert_eq!(
+        out.events,
+        vec![Event {
+            at_ms: 30 * 60_000,
+            kind: EventKind::ScaleOut { count: 3 }
+        }]
+    );
+    let spike = s("write-spike");
+    let rate = spike
+        .events
+        .iter()
+        .find_map(|e| match e.kind {
+            EventKind::WriteSpike { write_rate, .. } => Some(write_rate),
+            _ => None,
+        })
+        .unwrap();
+    // The point of the scenario: a warm-up cannot outrun the writes.
+    assert!(rate > spike.cluster.restore_rate);
+    let churn = s("random-churn").churn.expect("random churn");
+    assert_eq!(churn.kinds.len(), 4);
+    assert!(churn.until_ms < s("random-churn").duration_ms);
+}
+
+// ---------------------------------------------------------------------------
+
+/// A small valid scenario the bad cases are edits of.
+const BASE: &str = r#"
+name = "t"
+seed = 1
+duration = "1h"
+
+[cluster]
+clients = 3
+racks = ["r1", "r2"]
+restore_rate = 1000
+
+[[subtopologies]]
+partitions = 4
+stateful = true
+state_records = 1000
+write_rate = 10
+
+[[subtopologies]]
+partitions = 2
+"#;
+
+/// `BASE` with each `(from, to)` replaced once (`from` must occur) and
+/// `tail` appended.
+fn edited(replace: &[(&str, &str)], tail: &str) -> String {
+    let mut text = BASE.to_string();
+    for (from, to) in replace {
+        assert!(text.contains(from), "BASE has no {from:?}");
+        text = text.replacen(from, to, 1);
+    }
+    text.push_str(tail);
+    text
+}
+
+fn refused(text: &str) -> InputError {
+    match Scenario::from_toml(text) {
+        Ok(s) => panic!("accepted a bad scenario:\n{text}\n{s:?}"),
+        Err(e) => e,
+    }
+}
+
+#[test]
+fn base_is_valid() {
+    let s = Scenario::from_toml(BASE).unwrap();
+    assert_eq!(s.subtopologies.len(), 2);
+}
+
+#[test]
+fn bad_scenarios_name_the_key_and_the_value() {
+    // (replacements, appended text, expected path, text the message contains)
+    type Case = (
+        &'static [(&'static str, &'static str)],
+        &'static str,
+        &'static str,
+        &'static str,
+    );
+    #[rustfmt::skip]
+    const CASES: &[Case] = &[
+        // Unknown keys, everywhere.
+        (&[("seed = 1", "seed = 1\nsed = 2")], "", "sed", "unknown key"),
+        (&[("clients = 3", "clients = 3\nrestore_rat = 5")], "", "cluster.restore_rat", "unknown key"),
+        (&[("partitions = 4", "partitions = 4\npartition = 4")], "", "subtopologies[0].partition", "unknown key"),
+        (&[], "[config]\nprobing_rebalance_interval_ms = 60000\n", "config.probing_rebalance_interval_ms", "unknown key"),
+        (&[], "[churn]\nevents_per_hour = 1\nrate = 2\n", "churn.rate", "unknown key"),
+        (&[], "[[events]]\nat = 0\nkind = \"crash\"\nclient = \"c0\"\ncount = 2\n", "events[0].count", "\"crash\""),
+        (&[], "[[events]]\nat = 0\nkind = \"scale_out\"\nclient = \"c0\"\n", "events[0].client", "\"scale_out\""),
+        // Wrong types.
+        (&[("clients = 3", "clients = \"three\"")], "", "cluster.clients", "\"three\""),
+        (&[("clients = 3", "clients = 2.5")], "", "cluster.clients", "2.5"),
+        (&[("stateful = true", "stateful = \"yes\"")], "", "subtopologies[0].stateful", "\"yes\""),
+        (&[("racks = [\"r1\", \"r2\"]", "racks = \"r1\"")], "", "cluster.racks", "\"r1\""),
+        (&[("racks = [\"r1\", \"r2\"]", "racks = [\"r1\", 2]")], "", "cluster.racks[1]", "2"),
+        (&[("duration = \"1h\"", "duration = true")], "", "duration", "true"),
+        (&[("duration = \"1h\"", "duration = 1.5")], "", "duration", "1.5"),
+        (&[("name = \"t\"", "name = 7")], "", "name", "7"),
+        // Missing keys.
+        (&[("restore_rate = 1000", "")], "", "cluster.restore_rate", "missing"),
+        (&[("seed = 1", "")], "", "seed", "missing"),
+        (&[("partitions = 2", "stateful = false")], "", "subtopologies[1].partitions", "missing"),
+        (&[], "[[events]]\nat = 0\n", "events[0].kind", "missing"),
+        (&[], "[[events]]\nkind = \"scale_out\"\n", "events[0].at", "missing"),
+        // Negative and zero numbers where meaningless.
+        (&[("restore_rate = 1000", "restore_rate = -5")], "", "cluster.restore_rate", "-5"),
+        (&[("restore_rate = 1000", "restore_rate = 0")], "", "cluster.restore_rate", "0"),
+        (&[("write_rate = 10", "write_rate = -1")], "", "subtopologies[0].write_rate", "-1"),
+        (&[("state_records = 1000", "state_records = -1000")], "", "subtopologies[0].state_records", "-1000"),
+        (&[("seed = 1", "seed = -1")], "", "seed", "-1"),
+        (&[("clients = 3", "clients = 0")], "", "cluster.clients", "0"),
+        (&[("clients = 3", "clients = 3\nthreads = 0")], "", "cluster.threads", "0"),
+        (&[("partitions = 4", "partitions = 0")], "", "subtopologies[0].partitions", "0"),
+        (&[("clients = 3", "clients = 4294967296")], "", "cluster.clients", "4294967296"),
+        (&[], "[churn]\nevents_per_hour = -1\n", "churn.events_per_hour", "-1"),
+        (&[], "[churn]\nevents_per_hour = 0\n", "churn.events_per_hour", "0"),
+        (&[], "[churn]\nevents_per_hour = nan\n", "churn.events_per_hour", "NaN"),
+        (&[], "[churn]\nevents_per_hour = 1\nlose_state_probability = 1.5\n", "churn.lose_state_probability", "1.5"),
+        // Durations.
+        (&[("duration = \"1h\"", "duration = \"\"")], "", "duration", "\"\""),
+        (&[("duration = \"1h\"", "duration = \"10x\"")], "", "duration", "\"10x\""),
+        (&[("duration = \"1h\"", "duration = \"-5s\"")], "", "duration", "\"-5s\""),
+        (&[("duration = \"1h\"", "duration = -5")], "", "duration", "-5"),
+        (&[("duration = \"1h\"", "duration = 0")], "", "duration", "0"),
+        (&[("duration = \"1h\"", "duration = \"99999999999999999999h\"")], "", "duration", "\"99999999999999999999h\""),
+        (&[("duration = \"1h\"", "duration = \"1h\"\nstep = \"0s\"")], "", "step", "\"0s\""),
+        (&[("duration = \"1h\"", "duration = \"1h\"\nsample_every = \"1500ms\"")], "", "sample_every", "\"1500ms\""),
+        (&[("duration = \"1h\"", "duration = \"1h\"\nstep = \"7s\"")], "", "sample_every", "\"1m\""),
+        (&[("clients = 3", "clients = 3\nsession_timeout = \"45\"")], "", "cluster.session_timeout", "\"45\""),
+        // Events after the duration, and the membership they imply.
+        (&[], "[[events]]\nat = \"2h\"\nkind = \"scale_out\"\n", "events[0].at", "\"2h\""),
+        (&[], "[[events]]\nat = 3600001\nkind = \"scale_out\"\n", "events[0].at", "3600001"),
+        (&[], "[[events]]\nat = \"1m\"\nkind = \"explode\"\n", "events[0].kind", "\"explode\""),
+        (&[], "[[events]]\nat = \"1m\"\nkind = \"crash\"\nclient = \"c9\"\n", "events[0].client", "\"c9\""),
+        (&[], "[[events]]\nat = \"1m\"\nkind = \"crash\"\nclient = \"x\"\n", "events[0].client", "\"x\""),
+        (&[], "[[events]]\nat = \"1m\"\nkind = \"crash\"\nclient = \"c01\"\n", "events[0].client", "\"c01\""),
+        (&[], "[[events]]\nat = \"1m\"\nkind = \"crash\"\nclient = \"c0\"\nlose_state = 1\n", "events[0].lose_state", "1"),
+        (&[], "[[events]]\nat = \"1m\"\nkind = \"restart\"\nclient = \"c0\"\n", "events[0].client", "\"c0\""),
+        (&[], "[[events]]\nat = \"1m\"\nkind = \"scale_in\"\ncount = 3\n", "events[0].count", "3"),
+        (&[], "[[events]]\nat = \"1m\"\nkind = \"scale_out\"\ncount = 0\n", "events[0].count", "0"),
+        (&[], "[[events]]\nat = \"1m\"\nkind = \"rolling_bounce\"\ninterval = 0\ndowntime = \"1m\"\n", "events[0].interval", "0"),
+        (&[], "[[events]]\nat = \"1m\"\nkind = \"rolling_bounce\"\ninterval = \"1m\"\n", "events[0].downtime", "missing"),
+        (&[], "[[events]]\nat = \"1m\"\nkind = \"rack_outage\"\nrack = \"r9\"\n", "events[0].rack", "\"r9\""),
+        (&[("racks = [\"r1\", \"r2\"]", "racks = [\"r1\", \"r2\", \"r3\", \"r4\"]")], "[[events]]\nat = \"1m\"\nkind = \"rack_outage\"\nrack = \"r4\"\n", "events[0].rack", "\"r4\""),
+        (&[("racks = [\"r1\", \"r2\"]", "")], "[[events]]\nat = \"1m\"\nkind = \"rack_outage\"\nrack = \"r1\"\n", "events[0].rack", "\"r1\""),
+        (&[], "[[events]]\nat = \"1m\"\nkind = \"rack_outage\"\nrack = \"r1\"\nduration = 0\n", "events[0].duration", "0"),
+        (&[], "[[events]]\nat = \"1m\"\nkind = \"write_spike\"\nsubtopology = 5\nwrite_rate = 1\n", "events[0].subtopology", "5"),
+        (&[], "[[events]]\nat = \"1m\"\nkind = \"write_spike\"\nsubtopology = 1\nwrite_rate = 1\n", "events[0].subtopology", "1"),
+        (&[], "[[events]]\nat = \"1m\"\nkind = \"write_spike\"\nsubtopology = 0\npartition = 4\nwrite_rate = 1\n", "events[0].partition", "4"),
+        (&[], "[[events]]\nat = \"1m\"\nkind = \"write_spike\"\nsubtopology = 0\nwrite_rate = -3\n", "events[0].write_rate", "-3"),
+        // Strategies, racks, protocol, config.
+        (&[("seed = 1", "seed = 1\nstrategies = [\"kip441\", \"nope\"]")], "", "strategies[1]", "\"nope\""),
+        (&[("seed = 1", "seed = 1\nstrategies = [\"kip441\", \"kip441\"]")], "", "strategies[1]", "\"kip441\""),
+        (&[("seed = 1", "seed = 1\nstrategies = []")], "", "strategies", "[]"),
+        (&[("racks = [\"r1\", \"r2\"]", "racks = [\"r1\", \"r1\"]")], "", "cluster.racks[1]", "\"r1\""),
+        (&[("racks = [\"r1\", \"r2\"]", "racks = [\"\"]")], "", "cluster.racks[0]", "\"\""),
+        (&[("clients = 3", "clients = 3\nprotocol = \"lazy\"")], "", "cluster.protocol", "\"lazy\""),
+        (&[("partitions = 2", "partitions = 2\nstate_records = 5")], "", "subtopologies[1].state_records", "5"),
+        (&[], "[config]\nmax_warmup_replicas = 0\n", "config.max_warmup_replicas", "0"),
+        (&[], "[config]\nprobing_rebalance_interval = \"30s\"\n", "config.probing_rebalance_interval", "\"30s\""),
+        (&[], "[config]\nnum_standby_replicas = -1\n", "config.num_standby_replicas", "-1"),
+        (&[], "[config]\nrack_aware_strategy = \"bogus\"\n", "config.rack_aware_strategy", "\"bogus\""),
+        (&[], "[config]\nrack_aware_assignment_tags = [\"a\", \"b\", \"c\", \"d\", \"e\", \"f\"]\n", "config.rack_aware_assignment_tags", "6"),
+        (&[], "[config]\nrack_aware_assignment_tags = [\"zone\", \"zone\"]\n", "config.rack_aware_assignment_tags[1]", "\"zone\""),
+        (&[], "[config]\nrack_aware_traffic_cost = -2\n", "config.rack_aware_traffic_cost", "-2"),
+        // Churn.
+        (&[], "[churn]\nevents_per_hour = 1\nkinds = [\"crash\", \"explode\"]\n", "churn.kinds[1]", "\"explode\""),
+        (&[], "[churn]\nevents_per_hour = 1\nkinds = [\"crash\", \"crash\"]\n", "churn.kinds[1]", "\"crash\""),
+        (&[], "[churn]\nevents_per_hour = 1\nkinds = []\n", "churn.kinds", "[]"),
+        (&[], "[churn]\nevents_per_hour = 1\nuntil = \"2h\"\n", "churn.until", "\"2h\""),
+        (&[], "[churn]\nevents_per_hour = 1\nfrom = \"1h\"\n", "churn.from", "\"1h\""),
+        (&[], "[churn]\nevents_per_hour = 1\nuntil = 0\n", "churn.until", "0"),
+        // Names and shapes.
+        (&[("name = \"t\"", "name = \"a b\"")], "", "name", "\"a b\""),
+        (&[("name = \"t\"", "name = \"\"")], "", "name", "\"\""),
+        (&[("seed = 1", "seed = 1\ndescription = \"\"\"two\nlines\"\"\"")], "", "description", "\"two\\nlines\""),
+        (&[("seed = 1", "seed = 1\ncluster = 3"), ("[cluster]\nclients = 3\nracks = [\"r1\", \"r2\"]\nrestore_rate = 1000\n", "")], "", "cluster", "3"),
+        (&[("seed = 1", "seed = 1\nconfig = \"x\"")], "", "config", "\"x\""),
+        (&[("seed = 1", "seed = 1\nevents = [1]")], "", "events[0]", "1"),
+        (&[("seed = 1", "seed = 1\nevents = 1")], "", "events", "1"),
+        (&[("name = \"t\"", "name = ")], "", "scenario", "line 2"),
+        (&[("seed = 1", "seed = 1\nseed = 2")], "", "scenario", "seed"),
+    ];
+    for &(replace, tail, path, value) in CASES {
+        let e = refused(&edited(replace, tail));
+        assert_eq!(e.path, path, "{replace:?} {tail:?}: {e}");
+        assert!(
+            e.message.contains(value),
+            "{replace:?} {tail:?}: {e} lacks {value}"
+        );
+        assert!(!e.to_string().contains('\n'), "one line: {e}");
+    }
+    // The membership the events imply, replayed in time order.
+    let crash = |client: &str| -> String {
+        format!("\n[[events]]\nat = \"10m\"\nkind = \"crash\"\nclient = \"{client}\"\n")
+    };
+    let membership: Vec<(String, &str, &str)> = vec![
+        // Two crashes of one client: the second names a crashed client.
+        (
+            format!("{}{}", crash("c1"), crash("c1")),
+            "events[1].client",
+            "crashed",
+        ),
+        // A client that left in a scale-in cannot crash.
+        (
+            format!(
+                "[[events]]\nat = \"5m\"\nkind = \"scale_in\"\n{}",
+                crash("c2")
+            ),
+            "events[1].client",
+            "left",
+        ),
+        // The file lists the crash first, but it happens before the join.
+        (
+            format!(
+                "{}[[events]]\nat = \"20m\"\nkind = \"scale_out\"\n",
+                crash("c3")
+            ),
+            "events[0].client",
+            "\"c3\"",
+        ),
+        // A rack outage crashes c0 and c2 (r1); crashing c2 again is an error.
+        (
+            format!(
+                "[[events]]\nat = \"5m\"\nkind = \"rack_outage\"\nrack = \"r1\"\n{}",
+                crash("c2")
+            ),
+            "events[1].client",
+            "crashed",
+        ),
+        // Scale-in never counts crashed clients as live.
+        (
+            format!(
+                "{}[[events]]\nat = \"20m\"\nkind = \"scale_in\"\ncount = 2\n",
+                crash("c0")
+            ),
+            "events[1].count",
+            "2",
+        ),
+    ];
+    for (tail, path, value) in membership {
+        let e = refused(&edited(&[], &tail));
+        assert_eq!(e.path, path, "{tail}: {e}");
+        assert!(e.message.contains(value), "{tail}: {e} lacks {value}");
+    }
+}
+
+#[test]
+fn membership_replay_accepts_what_happens_in_time() {
+    let ok = |tail: &str| {
+        Scenario::from_toml(&edited(&[], tail)).unwrap_or_else(|e| panic!("{tail}: {e}"))
+    };
+    // c3 exists once the scale-out at 5m has happened, whatever the file order.
+    let s = ok(
+        "[[events]]\nat = \"20m\"\nkind = \"crash\"\nclient = \"c3\"\n\
+                [[events]]\nat = \"20m\"\nkind = \"restart\"\nclient = \"c3\"\n\
+                [[events]]\nat = \"5m\"\nkind = \"scale_out\"\n",
+    );
+    assert_eq!(
+        s.events.iter().map(|e| e.at_ms).collect::<Vec<_>>(),
+        [300_000, 1_200_000, 1_200_000]
+    );
+    // Equal times keep file order: the crash comes before the restart.
+    assert!(matches!(s.events[1].kind, EventKind::Crash { .. }));
+    assert!(matches!(s.events[2].kind, EventKind::Restart { .. }));
+    // A rack outage with a duration restarts its clients; they may crash again
+    // at the very time they return, and a scripted restart may come earlier.
+    ok(
+        "[[events]]\nat = \"5m\"\nkind = \"rack_outage\"\nrack = \"r1\"\nduration = \"5m\"\n\
+        [[events]]\nat = \"10m\"\nkind = \"crash\"\nclient = \"c2\"\n",
+    );
+    ok(
+        "[[events]]\nat = \"5m\"\nkind = \"rack_outage\"\nrack = \"r1\"\nduration = \"5m\"\n\
+        [[events]]\nat = \"7m\"\nkind = \"restart\"\nclient = \"c0\"\n\
+        [[events]]\nat = \"20m\"\nkind = \"crash\"\nclient = \"c0\"\n",
+    );
+    // Scale-in removes the highest live clients: c2 leaves, c1 may crash.
+    ok("[[events]]\nat = \"5m\"\nkind = \"scale_in\"\n\
+        [[events]]\nat = \"6m\"\nkind = \"crash\"\nclient = \"c1\"\n");
+    // An event at exactly the duration is allowed.
+    ok("[[events]]\nat = \"1h\"\nkind = \"scale_out\"\n");
+    // A scaled-out client gets the next rack round-robin: with racks r1..r4
+    // and c0..c2, r4 has a client (c3) once the scale-out has happened.
+    let racks = [(
+        "racks = [\"r1\", \"r2\"]",
+        "racks = [\"r1\", \"r2\", \"r3\", \"r4\"]",
+    )];
+    let tail = "[[events]]\nat = \"10m\"\nkind = \"rack_outage\"\nrack = \"r4\"\n\
+                [[events]]\nat = \"5m\"\nkind = \"scale_out\"\n";
+    Scenario::from_toml(&edited(&racks, tail)).unwrap_or_else(|e| panic!("{e}"));
+}
+
+#[test]
+fn defaults_are_documented_values() {
+    let s = Scenario::from_toml(
+        "name = \"d\"\nseed = 0\nduration = 60000\n\
+         [cluster]\nclients = 1\nrestore_rate = 1\n\
+         [[subtopologies]]\npartitions = 1\n",
+    )
+    .unwrap();
+    assert_eq!(
+        s,
+        Scenario {
+            name: "d".into(),
+            description: String::new(),
+            seed: 0,
+            duration_ms: 60_000,
+            sample_every_ms: 60_000,
+            step_ms: 1_000,
+            strategies: None,
+            cluster: ClusterSpec {
+                clients: 1,
+                threads: 1,
+                racks: vec![],
+                restore_rate: 1,
+                session_timeout_ms: 45_000,
+                rebalance_pause_ms: 5_000,
+                state_cleanup_delay_ms: 600_000,
+                protocol: Protocol::Cooperative,
+            },
+            subtopologies: vec![SubtopologySpec {
+                partitions: 1,
+                stateful: false,
+                state_records: 0,
+                write_rate: 0,
+            }],
+            config: AssignmentConfig::default(),
+            events: vec![],
+            churn: None,
+        }
+    );
+    let s = Scenario::from_toml(&edited(
+        &[],
+        "[[events]]\nat = 0\nkind = \"scale_out\"\n\
+         [[events]]\nat = 0\nkind = \"scale_in\"\n\
+         [[events]]\nat = 0\nkind = \"crash\"\nclient = \"c0\"\n\
+         [[events]]\nat = 0\nkind = \"rack_outage\"\nrack = \"r2\"\n\
+         [[events]]\nat = 0\nkind = \"write_spike\"\nsubtopology = 0\nwrite_rate = 5\n\
+         [churn]\nevents_per_hour = 2\n",
+    ))
+    .unwrap();
+    let kinds: Vec<EventKind> = s.events.into_iter().map(|e| e.kind).collect();
+    assert_eq!(
+        kinds,
+        vec![
+            EventKind::ScaleOut { count: 1 },
+            EventKind::ScaleIn { count: 1 },
+            EventKind::Crash {
+                client: "c0".into(),
+                lose_state: false
+            },
+            EventKind::RackOutage {
+                rack: "r2".into(),
+                lose_state: false,
+                duration_ms: None
+            },
+            EventKind::WriteSpike {
+                subtopology: 0,
+                partition: None,
+                write_rate: 5
+            },
+        ]
+    );
+    assert_eq!(
+        s.churn,
+        Some(ChurnSpec {
+            events_per_hour: 2.0,
+            kinds: vec![
+                ChurnKind::Crash,
+                ChurnKind::Restart,
+                ChurnKind::ScaleOut,
+                ChurnKind::ScaleIn
+            ],
+            from_ms: 0,
+            until_ms: 3_600_000,
+            lose_state_probability: 0.5,
+        })
+    );
+}
+
+#[test]
+fn every_key_is_read() {
+    let s = Scenario::from_toml(
+        r#"
+name = "all.keys_1"
+description = "every key"
+seed = 9223372036854775807
+duration = "2d"
+step = "500ms"
+sample_every = "30s"
+strategies = ["sticky", "kip441"]
+
+[cluster]
+clients = 2
+threads = 4
+racks = ["a", "b"]
+restore_rate = 5000
+session_timeout = 10000
+rebalance_pause = "0s"
+state_cleanup_delay = "1h"
+protocol = "eager"
+
+[[subtopologies]]
+partitions = 3
+stateful = true
+state_records = 7
+write_rate = 8
+
+[config]
+num_standby_replicas = 2
+acceptable_recovery_lag = 0
+max_warmup_replicas = 5
+probing_rebalance_interval = "1m"
+rack_aware_assignment_tags = ["zone"]
+rack_aware_strategy = "balance_subtopology"
+rack_aware_traffic_cost = 10
+rack_aware_non_overlap_cost = 1
+
+[[events]]
+at = "1h"
+kind = "rolling_bounce"
+interval = "30s"
+downtime = 0
+
+[[events]]
+at = "2h"
+kind = "crash"
+client = "c1"
+lose_state = true
+
+[[events]]
+at = "3h"
+kind = "restart"
+client = "c1"
+
+[[events]]
+at = "4h"
+kind = "rack_outage"
+rack = "b"
+lose_state = true
+duration = "10m"
+
+[[events]]
+at = "5h"
+kind = "write_spike"
+subtopology = 0
+partition = 2
+write_rate = 0
+
+[churn]
+events_per_hour = 0.5
+kinds = ["scale_out", "crash"]
+from = "1h"
+until = "1d"
+lose_state_probability = 1
+"#,
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(s.seed, i64::MAX as u64);
+    assert_eq!(
+        (s.duration_ms, s.step_ms, s.sample_every_ms),
+        (172_800_000, 500, 30_000)
+    );
+    assert_eq!(s.strategies, Some(vec!["sticky".into(), "kip441".into()]));
+    assert_eq!(
+        s.cluster,
+        ClusterSpec {
+            clients: 2,
+            threads: 4,
+            racks: vec!["a".into(), "b".into()],
+            restore_rate: 5_000,
+            session_timeout_ms: 10_000,
+            rebalance_pause_ms: 0,
+            state_cleanup_delay_ms: 3_600_000,
+            protocol: Protocol::Eager,
+        }
+    );
+    assert_eq!(
+        s.config,
+        AssignmentConfig {
+            num_standby_replicas: 2,
+            acceptable_recovery_lag: 0,
+            max_warmup_replicas: 5,
+            probing_rebalance_interval_ms: 60_000,
+            rack_aware_assignment_tags: vec!["zone".into()],
+            rack_aware_strategy: RackAwareStrategy::BalanceSubtopology,
+            rack_aware_traffic_cost: Some(10),
+            rack_aware_non_overlap_cost: Some(1),
+        }
+    );
+    let kinds: Vec<EventKind> = s.events.into_iter().map(|e| e.kind).collect();
+    assert_eq!(
+        kinds,
+        vec![
+            EventKind::RollingBounce {
+                interval_ms: 30_000,
+                downtime_ms: 0
+            },
+            EventKind::Crash {
+                client: "c1".into(),
+                lose_state: true
+            },
+            EventKind::Restart {
+                client: "c1".into()
+            },
+            EventKind::RackOutage {
+                rack: "b".into(),
+                lose_state: true,
+                duration_ms: Some(600_000)
+            },
+            EventKind::WriteSpike {
+                subtopology: 0,
+                partition: Some(2),
+                write_rate: 0
+            },
+        ]
+    );
+    let churn = s.churn.unwrap();
+    assert_eq!(churn.kinds, vec![ChurnKind::ScaleOut, ChurnKind::Crash]);
+    assert_eq!((churn.from_ms, churn.until_ms), (3_600_000, 86_400_000));
+    assert_eq!(churn.lose_state_probability, 1.0);
+    assert_eq!(churn.events_per_hour, 0.5);
+}
+
+#[test]
+fn durations() {
+    let good = [
+        ("0ms", 0),
+        ("250ms", 250),
+        ("45s", 45_000),
+        ("10m", 600_000),
+        ("8h", 28_800_000),
+        ("1d", 86_400_000),
+        ("18446744073709551615ms", u64::MAX),
+    ];
+    for (text, ms) in good {
+        assert_eq!(parse_duration(text), Ok(ms), "{text}");
+        assert_eq!(parse_duration(&format_duration(ms)), Ok(ms), "{ms}");
+    }
+    let malformed = [
+        "", "10", "10x", "-5s", "1.5h", "1h30m", " 1s", "1 s", "h", "5M",
+    ];
+    for text in malformed {
+        assert_eq!(
+            parse_duration(text),
+            Err(DurationError::Malformed),
+            "{text:?}"
+        );
+    }
+    for text in [
+        "18446744073709551616ms",
+        "9999999999999999h",
+        "213503982334602d",
+    ] {
+        assert_eq!(
+            parse_duration(text),
+            Err(DurationError::TooLong),
+            "{text:?}"
+        );
+    }
+    assert_eq!(format_duration(28_800_000), "8h");
+    assert_eq!(format_duration(1_500), "1500ms");
+    // In a scenario: integers are milliseconds, strings have a unit.
+    let at = |v: &str| {
+        Scenario::from_toml(&edited(
+            &[("duration = \"1h\"", &format!("duration = {v}"))],
+            "",
+        ))
+        .map(|s| s.duration_ms)
+    };
+    assert_eq!(at("45000"), Ok(45_000));
+    assert_eq!(at("\"45s\""), Ok(45_000));
+    assert_eq!(at("\"3h\""), Ok(10_800_000));
+    assert!(at("\"45\"").is_err());
+}
+
+#[test]
+fn the_hash_is_stable_and_tells_texts_apart() {
+    // 64-bit FNV-1a reference values.
+    assert_eq!(scenario_hash(""), "cbf29ce484222325");
+    assert_eq!(scenario_hash("a"), "af63dc4c8601ec8c");
+    let files = bundled();
+    let hashes: Vec<String> = files.iter().map(|(_, t)| scenario_hash(t)).collect();
+    for ((stem, text), hash) in files.iter().zip(&hashes) {
+        assert_eq!(hash.len(), 16, "{stem}");
+        assert!(hash.chars().all(|c| c.is_ascii_hexdigit()), "{stem}");
+        assert_eq!(&scenario_hash(text), hash, "{stem}: stable");
+        assert_eq!(
+            &scenario_hash(&text.replace('\n', "\r\n")),
+            hash,
+            "{stem}: line ends do not count"
+        );
+        assert_ne!(&scenario_hash(&format!("{text} ")), hash, "{stem}");
+    }
+    let mut distinct = hashes.clone();
+    distinct.sort();
+    distinct.dedup();
+    assert_eq!(distinct.len(), hashes.len());
+    assert_ne!(
+        scenario_hash(BASE),
+        scenario_hash(&BASE.replace("seed = 1", "seed = 2"))
+    );
+}

@@ -1,0 +1,398 @@
+//! `smoothscale simulate` and `smoothscale sweep` end to end (DESIGN §4-5):
+//! byte-identical outputs for the same scenario and seed, on one thread or
+//! two; outputs that carry version, scenario hash and seed; well-formed SVG
+//! plots; bad input exits 2 with one line and writes nothing.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use serde_json::Value;
+use smoothscale::sim::sweep::nearest_rank;
+
+/// A small scenario in DESIGN §5's format: a join and a crash with disk loss
+/// in half an hour, three strategies.
+const SCENARIO: &str = r#"
+name = "sim-cli-small"
+description = "three clients, one joins, one crashes and loses its disk"
+seed = 5
+duration = "30m"
+sample_every = "1m"
+strategies = ["kip441", "sticky", "samza"]
+
+[cluster]
+clients = 3
+threads = 2
+racks = ["r1", "r2"]
+restore_rate = 50000
+session_timeout = "45s"
+rebalance_pause = "5s"
+state_cleanup_delay = "10m"
+protocol = "cooperative"
+
+[[subtopologies]]
+partitions = 6
+stateful = true
+state_records = 200000
+write_rate = 100
+
+[[subtopologies]]
+partitions = 6
+stateful = false
+
+[config]
+num_standby_replicas = 1
+max_warmup_replicas = 2
+probing_rebalance_interval = "5m"
+
+[[events]]
+at = "5m"
+kind = "scale_out"
+count = 1
+
+[[events]]
+at = "15m"
+kind = "crash"
+client = "c1"
+lose_state = true
+"#;
+
+const STRATEGIES: [&str; 3] = ["kip441", "sticky", "samza"];
+const PLOTS: [&str; 4] = [
+    "availability.svg",
+    "restoring_tasks.svg",
+    "imbalance.svg",
+    "restored_records.svg",
+];
+
+/// What one run of the binary did.
+#[derive(Debug)]
+struct Run {
+    code: Option<i32>,
+    stdout: String,
+    stderr: String,
+}
+
+/// Runs `smoothscale ARGS` with `RAYON_NUM_THREADS=threads`.
+fn smoothscale(args: &[&str], threads: usize) -> Run {
+    let out = Command::new(env!("CARGO_BIN_EXE_smoothscale"))
+        .args(args)
+        .env("RAYON_NUM_THREADS", threads.to_string())
+        .stdin(Stdio::null())
+        .output()
+        .expect("the smoothscale binary runs");
+    Run {
+        code: out.status.code(),
+        stdout: String::from_utf8(out.stdout).expect("stdout is UTF-8"),
+        stderr: String::from_utf8(out.stderr).expect("stderr is UTF-8"),
+    }
+}
+
+/// A fresh, empty directory under Cargo's per-test temp dir.
+fn fresh_dir(name: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join("sim_cli")
+        .join(format!("{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+/// Writes `text` as `scenario.toml` in a fresh directory; returns its path.
+fn scenario_file(name: &str, text: &str) -> PathBuf {
+    let path = fresh_dir(name).join("scenario.toml");
+    std::fs::write(&path, text).expect("scenario file");
+    path
+}
+
+fn s(path: &Path) -> &str {
+    path.to_str().expect("UTF-8 temp path")
+}
+
+fn read(path: &Path) -> Vec<u8> {
+    std::fs::read(path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()))
+}
+
+/// Runs `simulate` into a fresh `out` directory and checks it succeeded.
+fn simulate(name: &str, extra: &[&str], threads: usize) -> (Run, PathBuf) {
+    let file = scenario_file(name, SCENARIO);
+    let out = file.with_file_name("out");
+    let mut args = vec!["simulate", s(&file), "--out", s(&out)];
+    args.extend_from_slice(extra);
+    let run = smoothscale(&args, threads);
+    assert_eq!(run.code, Some(0), "{run:?}");
+    (run, out)
+}
+
+#[test]
+fn simulate_is_byte_identical_across_runs_and_thread_counts() {
+    let (first, a) = simulate("identical-a", &[], 1);
+    let (second, b) = simulate("identical-b", &[], 1);
+    let (third, c) = simulate("identical-c", &[], 2);
+    for file in ["summary.json", "timeseries.csv"] {
+        let bytes = read(&a.join(file));
+        assert!(!bytes.is_empty(), "{file} is empty");
+        assert_eq!(
+            bytes,
+            read(&b.join(file)),
+            "{file} differs between two runs"
+        );
+        assert_eq!(
+            bytes,
+            read(&c.join(file)),
+            "{file} differs on 1 and 2 threads"
+        );
+    }
+    assert_eq!(first.stdout, second.stdout);
+    assert_eq!(first.stdout, third.stdout);
+}
+
+#[test]
+fn summary_carries_version_hash_seed_and_every_metric() {
+    let (run, out) = simulate("summary", &[], 2);
+    let summary: Value = serde_json::from_slice(&read(&out.join("summary.json"))).unwrap();
+    assert_eq!(summary["scenario"], "sim-cli-small");
+    assert_eq!(summary["seed"], 5);
+    assert_eq!(summary["version"], env!("CARGO_PKG_VERSION"));
+    let hash = summary["scenario_hash"].as_str().expect("a hash string");
+    assert!(!hash.is_empty());
+    let strategies = summary["strategies"].as_object().unwrap();
+    let names: Vec<&str> = strategies.keys().map(String::as_str).collect();
+    let mut expected = STRATEGIES.to_vec();
+    expected.sort_unstable();
+    assert_eq!(
+        names, expected,
+        "serde_json sorts keys; every strategy is there"
+    );
+    for (name, metrics) in strategies {
+        for key in [
+            "outcome",
+            "unavailable_task_s",
+            "max_outage_s",
+            "restored_records",
+            "active_moves",
+            "standby_moves",
+            "rebalances",
+            "time_to_converge_s",
+            "imbalance",
+            "standby_coverage",
+            "cross_rack_records",
+        ] {
+            assert!(metrics.get(key).is_some(), "{name} lacks {key}");
+        }
+        for (key, parts) in [
+            (
+                "unavailable_task_s",
+                &["stateful", "stateless", "total"][..],
+            ),
+            ("restored_records", &["active", "replica", "total"][..]),
+            ("rebalances", &["membership", "probing", "total"][..]),
+            ("imbalance", &["time_weighted", "final"][..]),
+        ] {
+            for part in parts {
+                assert!(
+                    metrics[key].get(*part).is_some(),
+                    "{name} lacks {key}.{part}"
+                );
+            }
+        }
+        let rebalances = &metrics["rebalances"];
+        assert_eq!(
+            rebalances["total"].as_u64(),
+            Some(
+                rebalances["membership"].as_u64().unwrap()
+                    + rebalances["probing"].as_u64().unwrap()
+            ),
+            "{name}"
+        );
+    }
+    // The table: a title line naming the seed, two header lines, a row per strategy.
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    assert!(lines[0].contains("seed 5"), "{}", run.stdout);
+    assert!(lines[2].contains("(task-s)"), "{}", run.stdout);
+    for (i, name) in STRATEGIES.iter().enumerate() {
+        assert!(lines[3 + i].starts_with(name), "{}", run.stdout);
+    }
+
+    let csv = String::from_utf8(read(&out.join("timeseries.csv"))).unwrap();
+    let mut rows = csv.lines();
+    assert_eq!(
+        rows.next(),
+        Some("strategy,t_s,available_tasks,restoring_tasks,imbalance,restored_records")
+    );
+    // Samples every minute from 0 to 30 minutes, strategies in run order.
+    let first_column: Vec<&str> = rows.map(|r| r.split(',').next().unwrap()).collect();
+    assert_eq!(first_column.len(), 3 * 31, "{csv}");
+    assert!(first_column[..31].iter().all(|n| *n == "kip441"));
+    assert!(first_column[62..].iter().all(|n| *n == "samza"));
+}
+
+#[test]
+fn seed_and_strategy_flags_override_the_scenario() {
+    let (_, out) = simulate(
+        "flags",
+        &[
+            "--seed",
+            "11",
+            "--strategy",
+            "sticky",
+            "--strategy",
+            "kip441",
+        ],
+        2,
+    );
+    let summary: Value = serde_json::from_slice(&read(&out.join("summary.json"))).unwrap();
+    assert_eq!(summary["seed"], 11);
+    let names: Vec<&String> = summary["strategies"].as_object().unwrap().keys().collect();
+    assert_eq!(names, ["kip441", "sticky"]);
+    // Run order (the flags' order) is kept in the CSV.
+    let csv = String::from_utf8(read(&out.join("timeseries.csv"))).unwrap();
+    assert!(
+        csv.lines().nth(1).unwrap().starts_with("sticky,0.000,"),
+        "{csv}"
+    );
+}
+
+#[test]
+fn plots_are_well_formed_svg() {
+    let (_, out) = simulate("plots", &[], 2);
+    for plot in PLOTS {
+        let svg = String::from_utf8(read(&out.join(plot))).unwrap();
+        assert!(svg.starts_with("<svg"), "{plot}");
+        assert!(svg.trim_end().ends_with("</svg>"), "{plot}");
+        assert!(
+            svg.contains("xmlns=\"http://www.w3.org/2000/svg\""),
+            "{plot}"
+        );
+        assert!(svg.contains("<polyline") || svg.contains("<path"), "{plot}");
+        assert!(svg.contains("simulated time (min)"), "{plot}");
+        for name in STRATEGIES {
+            assert!(svg.contains(name), "{plot} has no legend entry for {name}");
+        }
+        // Tags balance: every opened <text> is closed.
+        assert_eq!(svg.matches("<text").count(), svg.matches("</text>").count());
+    }
+    for (plot, unit) in [
+        ("availability.svg", "(tasks)"),
+        ("restoring_tasks.svg", "(tasks)"),
+        ("imbalance.svg", "(tasks/thread)"),
+        ("restored_records.svg", "records restored so far ("),
+    ] {
+        let svg = String::from_utf8(read(&out.join(plot))).unwrap();
+        assert!(svg.contains(unit), "{plot} has no y axis label with {unit}");
+    }
+}
+
+/// Exit 2, nothing on stdout, one stderr line containing every `needle`,
+/// and no output directory.
+fn assert_bad_input(run: &Run, needles: &[&str], out: &Path) {
+    assert_eq!(run.code, Some(2), "{run:?}");
+    assert_eq!(run.stdout, "", "{run:?}");
+    assert_eq!(run.stderr.lines().count(), 1, "{run:?}");
+    for needle in needles {
+        assert!(run.stderr.contains(needle), "{needle} not in {run:?}");
+    }
+    assert!(!out.exists(), "{} was created", out.display());
+}
+
+#[test]
+fn bad_scenario_exits_2_with_one_line_naming_the_key() {
+    let text = SCENARIO.replace("restore_rate = 50000", "restore_rate = 50000\ncolour = 3");
+    let file = scenario_file("bad-key", &text);
+    let out = file.with_file_name("out");
+    let run = smoothscale(&["simulate", s(&file), "--out", s(&out)], 2);
+    assert_bad_input(&run, &["cluster.colour"], &out);
+
+    let run = smoothscale(&["sweep", s(&file), "--seeds", "1..3", "--out", s(&out)], 2);
+    assert_bad_input(&run, &["cluster.colour"], &out);
+
+    let missing = file.with_file_name("missing.toml");
+    let run = smoothscale(&["simulate", s(&missing), "--out", s(&out)], 2);
+    assert_bad_input(&run, &["missing.toml"], &out);
+
+    let file = scenario_file("not-toml", "name = \n[[[");
+    let run = smoothscale(&["simulate", s(&file), "--out", s(&out)], 2);
+    assert_bad_input(&run, &[], &out);
+}
+
+#[test]
+fn unknown_strategy_exits_2() {
+    let file = scenario_file("unknown-strategy", SCENARIO);
+    let out = file.with_file_name("out");
+    let args = ["simulate", s(&file), "--strategy", "nope", "--out", s(&out)];
+    assert_bad_input(&smoothscale(&args, 2), &["--strategy", "\"nope\""], &out);
+    let args = [
+        "simulate",
+        s(&file),
+        "--strategy",
+        "kip441",
+        "--strategy",
+        "kip441",
+        "--out",
+        s(&out),
+    ];
+    assert_bad_input(&smoothscale(&args, 2), &["--strategy", "twice"], &out);
+    let args = [
+        "sweep",
+        s(&file),
+        "--seeds",
+        "1..3",
+        "--strategy",
+        "nope",
+        "--out",
+        s(&out),
+    ];
+    assert_bad_input(&smoothscale(&args, 2), &["--strategy", "\"nope\""], &out);
+}
+
+#[test]
+fn bad_seed_range_exits_2() {
+    let file = scenario_file("bad-seeds", SCENARIO);
+    let out = file.with_file_name("out");
+    for seeds in ["3..3", "4..2", "1-5", "x..4"] {
+        let args = ["sweep", s(&file), "--seeds", seeds, "--out", s(&out)];
+        assert_bad_input(&smoothscale(&args, 2), &["--seeds"], &out);
+    }
+}
+
+#[test]
+fn sweep_is_identical_on_one_and_two_threads() {
+    let mut outputs = Vec::new();
+    for (name, threads) in [("sweep-1", 1), ("sweep-2", 2)] {
+        let file = scenario_file(name, SCENARIO);
+        let out = file.with_file_name("out");
+        let args = ["sweep", s(&file), "--seeds", "1..4", "--out", s(&out)];
+        let run = smoothscale(&args, threads);
+        assert_eq!(run.code, Some(0), "{run:?}");
+        // stderr is not a terminal here: no progress bar, only the "wrote" line.
+        assert_eq!(run.stderr.lines().count(), 1, "{run:?}");
+        outputs.push((run.stdout, read(&out.join("sweep.json"))));
+    }
+    assert_eq!(outputs[0], outputs[1]);
+    let (table, json) = &outputs[0];
+    assert!(table.contains("seeds 1..4"), "{table}");
+    let sweep: Value = serde_json::from_slice(json).unwrap();
+    assert_eq!(sweep["seeds"], "1..4");
+    assert_eq!(sweep["version"], env!("CARGO_PKG_VERSION"));
+    assert!(!sweep["scenario_hash"].as_str().unwrap().is_empty());
+    for name in STRATEGIES {
+        let strategy = &sweep["strategies"][name];
+        assert_eq!(strategy["runs"], 3, "{name}");
+        let stats = &strategy["metrics"]["unavailable_task_s.total"];
+        for key in ["n", "mean", "p50", "p95", "max"] {
+            assert!(stats.get(key).is_some(), "{name} lacks {key}");
+        }
+    }
+}
+
+#[test]
+fn nearest_rank_percentiles_by_hand() {
+    // Rank ⌈p/100 × n⌉ of the sorted values, 1-based.
+    let five = [10, 20, 30, 40, 50];
+    assert_eq!(nearest_rank(&five, 50), Some(30)); // ⌈2.5⌉ = 3
+    assert_eq!(nearest_rank(&five, 95), Some(50)); // ⌈4.75⌉ = 5
+    assert_eq!(nearest_rank(&five, 40), Some(20)); // ⌈2⌉ = 2
+    let hundred: Vec<u32> = (1..=100).collect();
+    assert_eq!(nearest_rank(&hundred, 95), Some(95));
+    assert_eq!(nearest_rank(&hundred, 50), Some(50));
+    assert_eq!(nearest_rank(&[] as &[u32], 95), None);
+}
