@@ -50,7 +50,10 @@ struct Run<'a> {
     seed: u64,
     world: World,
     now: u64,
-    queue: BTreeMap<(u64, u64), Happening>,
+    /// Due happenings by (time, rank, insertion order): restarts after a rack
+    /// outage rank before everything else due at the same time, as the
+    /// scenario reader's membership check assumes.
+    queue: BTreeMap<(u64, u8, u64), Happening>,
     seq: u64,
     probe_at: Option<u64>,
     metrics: RunMetrics,
@@ -102,7 +105,8 @@ pub fn run(scenario: &Scenario, assignor: &dyn Assignor, seed: u64) -> Result<Ru
 
 impl Run<'_> {
     fn push(&mut self, at: u64, what: Happening) {
-        self.queue.insert((at, self.seq), what);
+        let rank = u8::from(!matches!(what, Happening::Restart(_)));
+        self.queue.insert((at, rank, self.seq), what);
         self.seq += 1;
     }
 
@@ -164,7 +168,7 @@ impl Run<'_> {
     /// The end of the chunk starting now.
     fn chunk_end(&self, next_sample: u64) -> u64 {
         let mut end = next_sample.min(self.now + self.scenario.step_ms);
-        if let Some((&(at, _), _)) = self.queue.first_key_value() {
+        if let Some((&(at, _, _), _)) = self.queue.first_key_value() {
             end = end.min(at);
         }
         if let Some(at) = self.probe_at {

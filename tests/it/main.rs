@@ -8,6 +8,7 @@ mod properties;
 mod samza;
 mod scenario;
 mod sim_cli;
+mod simulation;
 mod sticky;
 mod support;
 mod wire;
