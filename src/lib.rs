@@ -19,6 +19,7 @@
 #![forbid(unsafe_code)]
 
 pub mod assignor;
+pub mod flow;
 pub mod metrics;
 pub mod model;
 pub mod sim;

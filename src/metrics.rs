@@ -1,10 +1,12 @@
 //! Plan metrics (DESIGN §2): balance, moves against the previous assignment,
-//! and the restore volume a plan implies.
+//! the restore volume a plan implies, cross-rack placement, and the distance
+//! of the plan's restore volume to the `optimal` reference bound.
 
 use std::collections::BTreeMap;
 
 use serde::Serialize;
 
+use crate::assignor::optimal;
 use crate::model::{ClusterState, Plan, TaskId};
 
 /// Figures describing one plan against its state.
@@ -33,6 +35,15 @@ pub struct PlanMetrics {
     /// Records standbys and warm-ups must replay to catch up, counted (and
     /// saturating) the same way.
     pub replica_restore_records: u64,
+    /// Actives on a client whose rack is known and is not among the task's
+    /// `racks` (the racks of its input partitions), when those are known:
+    /// each one reads its input across racks.
+    pub cross_rack_actives: u64,
+    /// `active_restore_records` minus the least a plan meeting the same
+    /// capacity-proportional share bounds can restore (`optimal`'s); `None`
+    /// when the plan breaks those bounds, there are no clients, or the lags
+    /// are too large for the exact solver. See [`distance_to_optimal`].
+    pub distance_to_optimal: Option<u64>,
 }
 
 /// Computes the metrics of `plan` for `state`.
@@ -47,6 +58,8 @@ pub fn plan_metrics(state: &ClusterState, plan: &Plan) -> PlanMetrics {
         warmups: plan.warmup_count() as u64,
         active_restore_records: 0,
         replica_restore_records: 0,
+        cross_rack_actives: cross_rack_actives(state, plan),
+        distance_to_optimal: None,
     };
     let mut active_loads = Vec::new();
     let mut stateful_loads = Vec::new();
@@ -97,6 +110,7 @@ pub fn plan_metrics(state: &ClusterState, plan: &Plan) -> PlanMetrics {
             m.replica_restore_records = m.replica_restore_records.saturating_add(records);
         }
     }
+    m.distance_to_optimal = distance_given(state, plan, m.active_restore_records);
     m.active_spread_per_thread = spread(&active_loads);
     m.stateful_spread_per_thread = spread(&stateful_loads);
     let clients = state.clients().len();
@@ -114,6 +128,67 @@ pub fn plan_metrics(state: &ClusterState, plan: &Plan) -> PlanMetrics {
         .max()
         .unwrap_or(0);
     m
+}
+
+/// Actives of `plan` on a client whose rack is known and is not among the
+/// task's `racks`; tasks with no known racks and clients with no rack are not
+/// counted.
+pub fn cross_rack_actives(state: &ClusterState, plan: &Plan) -> u64 {
+    let mut count = 0;
+    for client in state.clients() {
+        let (Some(rack), Some(cp)) = (&client.rack, plan.clients.get(&client.id)) else {
+            continue;
+        };
+        count += cp
+            .active
+            .iter()
+            .filter_map(|&t| state.task(t))
+            .filter(|t| !t.racks.is_empty() && !t.racks.contains(rack))
+            .count() as u64;
+    }
+    count
+}
+
+/// How many more records `plan`'s actives restore than the least any
+/// assignment meeting the share bounds of `optimal` restores (every client
+/// `c` between `⌊T·k_c/K⌋` and `⌈T·k_c/K⌉` actives, see
+/// [`crate::assignor::optimal::share_bounds`]): `Some(0)` for an optimal
+/// plan; `None` when `plan` breaks those bounds (the comparison would not be
+/// like for like), there are no clients, or the lags are too large for the
+/// exact solver.
+///
+/// Costs one min-cost flow over tasks × clients (see `optimal`'s complexity).
+pub fn distance_to_optimal(state: &ClusterState, plan: &Plan) -> Option<u64> {
+    distance_given(state, plan, active_restore_records(state, plan))
+}
+
+fn distance_given(state: &ClusterState, plan: &Plan, restore: u64) -> Option<u64> {
+    if !optimal::meets_active_shares(state, plan) {
+        return None;
+    }
+    let best = optimal::min_active_restore_cost(state)?;
+    restore.checked_sub(best)
+}
+
+/// Σ over stateful actives of the lag on their client (`running` → 0,
+/// `unknown` → the end offset), saturating.
+fn active_restore_records(state: &ClusterState, plan: &Plan) -> u64 {
+    let mut total = 0u64;
+    for client in state.clients() {
+        let Some(cp) = plan.clients.get(&client.id) else {
+            continue;
+        };
+        for task in cp
+            .active
+            .iter()
+            .filter_map(|&t| state.task(t))
+            .filter(|t| t.stateful)
+        {
+            let records = state.lag(client, task).restore_records(task.end_offset);
+            total = total.saturating_add(records);
+        }
+    }
+    total
 }
 
 fn spread(values: &[f64]) -> f64 {

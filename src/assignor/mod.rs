@@ -4,6 +4,8 @@
 pub mod heron;
 pub mod kip441;
 mod load;
+pub mod optimal;
+pub mod rack;
 pub mod samza;
 pub mod sticky;
 
@@ -63,6 +65,7 @@ static ALL: &[&dyn Assignor] = &[
     &heron::HeronRoundRobin,
     &heron::HeronFirstFitDecreasing,
     &heron::HeronResourceCompliantRoundRobin,
+    &optimal::Optimal,
 ];
 
 /// Every registered strategy, in a fixed order.
@@ -80,13 +83,17 @@ pub fn names() -> Vec<&'static str> {
     ALL.iter().map(|a| a.name()).collect()
 }
 
+/// The KIP-925 diagnostic of a strategy that runs the rack optimisation
+/// (`kip441`, `sticky`): the reason when `rack_aware_strategy` asks for it but
+/// an enabling condition fails; nothing when it is off or applied.
+pub(crate) fn rack_awareness_diagnostic(state: &ClusterState) -> Option<String> {
+    rack::enablement(state).diagnostic(state)
+}
+
 /// The diagnostic of a strategy that does not apply KIP-925 rack-aware
-/// optimisation although `rack_aware_strategy` asks for it.
-pub(crate) fn rack_awareness_not_applied(state: &ClusterState) -> Option<String> {
+/// optimisation although `rack_aware_strategy` asks for it; `why` says why.
+pub(crate) fn rack_awareness_not_applied(state: &ClusterState, why: &str) -> Option<String> {
     let strategy = state.config().rack_aware_strategy;
-    (strategy != crate::model::RackAwareStrategy::None).then(|| {
-        format!(
-            "rack_aware_strategy {strategy:?} was not applied: KIP-925 optimisation is not implemented in this version"
-        )
-    })
+    (strategy != crate::model::RackAwareStrategy::None)
+        .then(|| format!("rack_aware_strategy {strategy:?} was not applied: {why}"))
 }

@@ -2,9 +2,12 @@
 
 mod cli;
 mod convergence;
+mod flow;
 mod heron;
 mod kip441_spec;
+mod optimal;
 mod properties;
+mod rack;
 mod samza;
 mod scenario;
 mod sim_cli;

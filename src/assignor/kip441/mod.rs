@@ -29,9 +29,20 @@
 //! id, and tag-aware standbys left short are filled in task-id order.
 //! Thread-level distribution inside a client is out of scope: a plan is per client.
 //!
+//! # Rack awareness (KIP-925)
+//! With `rack_aware_strategy` `min_traffic` or `balance_subtopology` and
+//! Kafka's enabling conditions met (`crate::assignor::rack`), the min-cost
+//! flow runs where Kafka runs it: on the stateful actives after step 1
+//! (traffic 10 / non-overlap 1 unless configured), on the standbys after
+//! step 2 (pairwise, with `may_move_task`: always for default standbys,
+//! tag diversity kept for tag-aware ones), and on the stateless actives
+//! after step 4 (traffic 1 / non-overlap 0). It keeps every client's counts,
+//! so balance and standby counts hold; step 3 can undo some of it, as in
+//! Kafka. When an enabling condition fails the plan's diagnostics say which.
+//! Where several placements have the optimal cost, this port's choice can
+//! differ from Java's (see the `rack` module).
+//!
 //! # What it ignores
-//! KIP-925 rack-aware optimisation is not implemented yet: with a
-//! `rack_aware_strategy` other than `none` the plan says so in its diagnostics.
 //! Resources (cpu, ram) and hosts are not read.
 //!
 //! # Complexity
@@ -41,7 +52,9 @@
 //! O(T·R·(R + log C)) default standbys; O(M (log M + log C) + E) movements;
 //! O(S log C) stateless tasks. Nothing is indexed by tasks × clients. The
 //! tag-aware placer walks the least-loaded order past clients on blocked tag
-//! values, O(C) per standby in the worst case.
+//! values, O(C) per standby in the worst case. With rack awareness on, the
+//! flow networks add O(T² C log(T + C)) (one arc per task and client; see
+//! the `rack` module), and the standby rounds at most 4 · C²/2 pair networks.
 //!
 //! # Claims
 //! Every task has one active; every stateful task has
@@ -62,7 +75,7 @@ use std::collections::BTreeSet;
 
 use crate::model::{ClusterState, Plan};
 
-use super::{AssignError, Assignor, Claims};
+use super::{rack, AssignError, Assignor, Claims};
 use lags::LagIndex;
 use movement::Budget;
 use standby::StandbyPlacer;
@@ -101,7 +114,7 @@ impl Assignor for Kip441 {
             plan.followup_rebalance_ms = Some(state.config().probing_rebalance_interval_ms);
         }
         plan.diagnostics
-            .extend(super::rack_awareness_not_applied(state));
+            .extend(super::rack_awareness_diagnostic(state));
         Ok(plan)
     }
 }
@@ -112,13 +125,24 @@ fn assign_tasks(state: &ClusterState, work: &mut Work) -> bool {
     let (stateful, stateless): (Vec<usize>, Vec<usize>) =
         (0..state.tasks().len()).partition(|&t| state.tasks()[t].stateful);
 
+    let rack_aware = rack::enablement(state).is_enabled();
+    let costs = rack::Costs::configured(config, rack::Costs::KIP441);
+
     balance::round_robin(work, &stateful);
     balance::balance(work, Role::Active, |_, _| true);
+    if rack_aware {
+        rack::optimize_active(state, work, &stateful, costs);
+    }
 
     if config.num_standby_replicas > 0 {
         let placer = StandbyPlacer::for_state(state);
         placer.assign(work, &stateful, config.num_standby_replicas as usize);
         balance::balance(work, Role::Standby, |s, d| placer.may_move(s, d));
+        if rack_aware {
+            rack::optimize_standby(state, work, costs, |w, s, d, t| {
+                placer.may_move_task(state, w, s, d, t)
+            });
+        }
     }
 
     let lags = LagIndex::new(state);
@@ -127,6 +151,9 @@ fn assign_tasks(state: &ClusterState, work: &mut Work) -> bool {
     let standbys = movement::move_standbys(work, &lags, &mut budget);
 
     assign_stateless(work, &stateless);
+    if rack_aware {
+        rack::optimize_active(state, work, &stateless, rack::Costs::STATELESS);
+    }
     actives + standbys > 0
 }
 

@@ -51,6 +51,27 @@ impl<'a> StandbyPlacer<'a> {
     }
 }
 
+impl StandbyPlacer<'_> {
+    /// The standby assignor's `may_move_task`, used by the rack standby
+    /// optimiser: always for the default placer; for the tag-aware one only
+    /// when the task's tag diversity does not drop.
+    pub(super) fn may_move_task(
+        &self,
+        state: &ClusterState,
+        work: &Work,
+        src: Client,
+        dst: Client,
+        t: Task,
+    ) -> bool {
+        match self {
+            StandbyPlacer::Default => true,
+            StandbyPlacer::TagAware(_) => {
+                crate::assignor::rack::tag_diversity_allows(state, work, src, dst, t)
+            }
+        }
+    }
+}
+
 /// Gives `t` up to `count` more standbys on the least loaded clients that do
 /// not hold it. Returns how many could not be placed.
 fn least_loaded_standbys(work: &mut Work, t: Task, count: usize) -> usize {

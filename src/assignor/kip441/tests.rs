@@ -8,11 +8,12 @@
 //! orders explicitly; here they follow from lags: 0 for "caught up", 10 000
 //! for "not", with an acceptable recovery lag of 100.
 //!
-//! Not ported: `isAllowedTaskMovement(src, dst, task, clients)` (the
-//! single-task tag-diversity check) and the factory's "valid client racks →
-//! tag-aware on `rack`" branch: both serve KIP-925 rack-aware optimisation,
-//! which is not implemented (and inside the HA assignor the factory never gets
-//! a rack helper, §2.9). `FallbackPriorTaskAssignor` is out of scope.
+//! Not here: `isAllowedTaskMovement(src, dst, task, clients)` (the
+//! single-task tag-diversity check of KIP-925's standby optimiser, tested with
+//! it in `src/assignor/rack/` and `tests/it/rack.rs`) and the factory's "valid
+//! client racks → tag-aware on `rack`" branch (inside the HA assignor the
+//! factory never gets a rack helper, §2.9). `FallbackPriorTaskAssignor` is
+//! tested in `tests/it/sticky.rs`.
 
 use std::collections::BTreeSet;
 

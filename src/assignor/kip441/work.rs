@@ -180,3 +180,38 @@ impl Work {
         }
     }
 }
+
+impl crate::assignor::rack::RackWork for Work {
+    fn client_count(&self) -> usize {
+        Work::client_count(self)
+    }
+
+    fn active_owner(&self, t: Task) -> Option<Client> {
+        self.owner[t]
+    }
+
+    fn move_active(&mut self, t: Task, from: Client, to: Client) {
+        self.unassign(from, t, Role::Active);
+        self.assign(to, t, Role::Active);
+    }
+
+    fn standbys(&self, c: Client) -> Vec<Task> {
+        self.standby[c].iter().copied().collect()
+    }
+
+    fn holders(&self, t: Task) -> Vec<Client> {
+        let mut holders: Vec<Client> = self.replicas[t].iter().copied().collect();
+        holders.extend(self.owner[t]);
+        holders.sort_unstable();
+        holders
+    }
+
+    fn holds(&self, c: Client, t: Task) -> bool {
+        Work::holds(self, c, t)
+    }
+
+    fn move_standby(&mut self, t: Task, from: Client, to: Client) {
+        self.unassign(from, t, Role::Standby);
+        self.assign(to, t, Role::Standby);
+    }
+}

@@ -49,10 +49,19 @@
 //!
 //! # What it ignores
 //! Lags (the legacy assignor never reads them), warm-ups (none are placed),
-//! resources and hosts. KIP-925 rack-aware optimisation (Kafka runs it after
-//! steps 3 and 4 of `sticky`) is not implemented: with a `rack_aware_strategy`
-//! other than `none` the `sticky` plan says so in its diagnostics.
-//! `fallback-prior` never optimises for racks, in Kafka either.
+//! resources and hosts. `fallback-prior` never optimises for racks, in Kafka
+//! either.
+//!
+//! # Rack awareness (KIP-925)
+//! `sticky` runs the min-cost flow of the `rack` module where Kafka does:
+//! after step 3 on the actives (stateful with traffic 1 / non-overlap 10
+//! unless configured, then stateless with 1 / 0) and after step 4 on the
+//! standbys (pairwise, every move allowed), when `rack_aware_strategy` is not
+//! `none` and Kafka's enabling conditions hold; otherwise the plan's
+//! diagnostics give the reason. Counts per client are kept. The optimiser
+//! records no task pairs, as in Kafka: the standby step's pair rule then sees
+//! the pairs of the actives' former placement (see `pairs.rs`). Where several
+//! placements have the optimal cost, Java's choice is not reproduced.
 //!
 //! # Complexity
 //! With T tasks, C clients, P previous entries, R standbys and N replicas
@@ -75,7 +84,8 @@
 //! `min(num_standby_replicas, C − 1)` standbys, never on the client running
 //! it; no warm-ups; the same input gives the same plan. `sticky`: each
 //! previous owner keeps its lowest-id previous actives up to its quota
-//! (`capacity × tasks_per_thread`); no follow-up is asked. `fallback-prior`:
+//! (`capacity × tasks_per_thread`) unless the rack optimiser moves them;
+//! no follow-up is asked. `fallback-prior`:
 //! every previous active stays on its (lowest-id) previous owner; a follow-up
 //! after `probing_rebalance_interval_ms` is always asked. Balance is not
 //! claimed for either.
@@ -88,7 +98,7 @@ mod tests;
 
 use crate::model::{ClusterState, Plan};
 
-use super::{AssignError, Assignor, Claims};
+use super::{rack, AssignError, Assignor, Claims};
 use work::{Client, Role, Task, Work};
 
 /// Kafka's legacy sticky task assignor (pre-KIP-441 default).
@@ -111,7 +121,7 @@ impl Assignor for LegacySticky {
     fn assign(&self, state: &ClusterState) -> Result<Plan, AssignError> {
         let mut plan = run(state, self.name(), false);
         plan.diagnostics
-            .extend(super::rack_awareness_not_applied(state));
+            .extend(super::rack_awareness_diagnostic(state));
         Ok(plan)
     }
 }
@@ -150,9 +160,19 @@ const CLAIMS: Claims = Claims {
 /// `mustPreserveActiveTaskAssignment`.
 fn run(state: &ClusterState, name: &str, must_preserve: bool) -> Plan {
     let mut sticky = Sticky::new(state);
+    // Kafka gives the fallback assignor no rack helper.
+    let rack_aware = !must_preserve && rack::enablement(state).is_enabled();
     if sticky.work.client_count() > 0 {
         sticky.assign_active(must_preserve);
-        sticky.assign_standby(state.config().num_standby_replicas);
+        if rack_aware {
+            sticky.optimize_active();
+        }
+        let replicas = state.config().num_standby_replicas;
+        sticky.assign_standby(replicas);
+        if rack_aware && replicas > 0 {
+            let costs = rack::Costs::configured(state.config(), rack::Costs::STICKY);
+            rack::optimize_standby(state, &mut sticky.work, costs, |_, _, _, _| true);
+        }
     }
     sticky.work.into_plan(state, name)
 }
@@ -243,6 +263,33 @@ impl<'s> Sticky<'s> {
                 let c = self.find_client(t, Within::All);
                 self.place(c, t, Role::Active);
             }
+        }
+    }
+
+    /// Kafka's `optimizeActive` (step 4 of §2.11): stateful actives with the
+    /// configured costs (default traffic 1 / non-overlap 10), then stateless
+    /// ones with traffic 1 / non-overlap 0. Remembers the former placement
+    /// when anything moved, for the task-pair rule.
+    fn optimize_active(&mut self) {
+        let before: Vec<Client> = (0..self.state.tasks().len())
+            .map(|t| rack::RackWork::active_owner(&self.work, t).expect("every task is active"))
+            .collect();
+        let (stateful, stateless): (Vec<Task>, Vec<Task>) =
+            (0..self.state.tasks().len()).partition(|&t| self.state.tasks()[t].stateful);
+        let costs = rack::Costs::configured(self.state.config(), rack::Costs::STICKY);
+        let moved = rack::optimize_active(self.state, &mut self.work, &stateful, costs)
+            + rack::optimize_active(
+                self.state,
+                &mut self.work,
+                &stateless,
+                rack::Costs::STATELESS,
+            );
+        if moved > 0 {
+            let mut group = vec![0; self.work.client_count()];
+            for &c in &before {
+                group[c] += 1;
+            }
+            self.work.former = Some((before, group));
         }
     }
 

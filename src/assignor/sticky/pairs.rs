@@ -15,6 +15,12 @@
 //! on `c` shares no client with it. Kafka's "all pairs used" test needs no
 //! counter either: when every pair is used, no task on `c` can give a new one.
 //! The unit tests check this against a literal port of `TaskPairs`.
+//!
+//! KIP-925: the rack optimiser moves actives without recording pairs (it
+//! calls `ClientState` directly). After it has moved some, the recorded pairs
+//! are those of the actives' *former* placement (`Work::former`) plus those
+//! formed by later standbys: two tasks form a recorded pair when they had the
+//! same former owner, or share a client now where not both are actives.
 
 use super::work::{Client, Task, Work};
 
@@ -29,14 +35,28 @@ use super::work::{Client, Task, Work};
 pub(super) fn has_new_pair(work: &Work, t: Task, c: Client) -> bool {
     debug_assert!(!work.holds(c, t), "client {c} already holds task {t}");
     let on_c = work.assigned_count(c);
-    let partners_at_most: usize = work.holders[t]
+    let mut partners_at_most: usize = work.holders[t]
         .iter()
         .map(|&h| work.assigned_count(h) - 1)
         .sum();
+    if let Some((owner, group)) = &work.former {
+        partners_at_most += group[owner[t]] - 1;
+    }
     if partners_at_most < on_c {
         return true;
     }
     let holders = &work.holders[t];
-    work.assigned(c)
-        .any(|x| !work.holders[x].iter().any(|h| holders.contains(h)))
+    let Some((owner, _)) = &work.former else {
+        return work
+            .assigned(c)
+            .any(|x| !work.holders[x].iter().any(|h| holders.contains(h)));
+    };
+    let both_active =
+        |h: Client, x: Task| work.active[h].contains(&t) && work.active[h].contains(&x);
+    work.assigned(c).any(|x| {
+        owner[x] != owner[t]
+            && !work.holders[x]
+                .iter()
+                .any(|&h| holders.contains(&h) && !both_active(h, x))
+    })
 }

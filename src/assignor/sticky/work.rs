@@ -45,6 +45,11 @@ pub(super) struct Work {
     pub by_load: BTreeSet<(Availability, Client)>,
     /// Clients with no replica yet, by index.
     pub empty: BTreeSet<Client>,
+    /// Set once the rack optimiser has moved actives: each task's active
+    /// owner before it did, and how many actives each client had then.
+    /// Kafka recorded the task pairs of that placement and the optimiser
+    /// does not record new ones (see `pairs.rs`).
+    pub former: Option<(Vec<Client>, Vec<usize>)>,
 }
 
 impl Work {
@@ -57,6 +62,7 @@ impl Work {
             holders: vec![Vec::new(); state.tasks().len()],
             by_load: BTreeSet::new(),
             empty: (0..n).collect(),
+            former: None,
             capacity,
         };
         work.by_load = (0..n).map(|c| (work.availability(c), c)).collect();
@@ -118,6 +124,21 @@ impl Work {
         self.by_load.insert((self.availability(c), c));
     }
 
+    /// Removes `t` from `c` (only the rack optimiser removes replicas).
+    pub(super) fn unassign(&mut self, c: Client, t: Task, role: Role) {
+        let before = self.availability(c);
+        match role {
+            Role::Active => self.active[c].remove(&t),
+            Role::Standby => self.standby[c].remove(&t),
+        };
+        self.holders[t].retain(|&h| h != c);
+        if self.assigned_count(c) == 0 {
+            self.empty.insert(c);
+        }
+        self.by_load.remove(&(before, c));
+        self.by_load.insert((self.availability(c), c));
+    }
+
     /// The plan these sets describe (no warm-ups, no follow-up).
     pub(super) fn into_plan(self, state: &ClusterState, name: &str) -> Plan {
         let ids = |set: &BTreeSet<Task>| set.iter().map(|&t| state.tasks()[t].id).collect();
@@ -140,5 +161,42 @@ impl Work {
             followup_rebalance_ms: None,
             diagnostics: Vec::new(),
         }
+    }
+}
+
+impl crate::assignor::rack::RackWork for Work {
+    fn client_count(&self) -> usize {
+        Work::client_count(self)
+    }
+
+    fn active_owner(&self, t: Task) -> Option<Client> {
+        self.holders[t]
+            .iter()
+            .copied()
+            .find(|&c| self.active[c].contains(&t))
+    }
+
+    fn move_active(&mut self, t: Task, from: Client, to: Client) {
+        self.unassign(from, t, Role::Active);
+        self.assign(to, t, Role::Active);
+    }
+
+    fn standbys(&self, c: Client) -> Vec<Task> {
+        self.standby[c].iter().copied().collect()
+    }
+
+    fn holders(&self, t: Task) -> Vec<Client> {
+        let mut holders = self.holders[t].clone();
+        holders.sort_unstable();
+        holders
+    }
+
+    fn holds(&self, c: Client, t: Task) -> bool {
+        Work::holds(self, c, t)
+    }
+
+    fn move_standby(&mut self, t: Task, from: Client, to: Client) {
+        self.unassign(from, t, Role::Standby);
+        self.assign(to, t, Role::Standby);
     }
 }

@@ -1,0 +1,276 @@
+//! `optimal`: the minimum-restore-cost balanced assignment, computed exactly
+//! by min-cost flow.
+//!
+//! This is a **reference bound**, not a real system: it reads every lag, moves
+//! anything anywhere in one step and ignores what moving costs beyond the
+//! records replayed. Heuristics (`kip441`, `sticky`, …) are measured against
+//! it: no plan that meets the same share bounds restores fewer records
+//! (see [`crate::metrics::distance_to_optimal`]).
+//!
+//! # What it computes
+//! - **Actives.** With `T` tasks and clients of capacities `k_c` (threads,
+//!   `K = Σ k_c`), every client gets between `⌊T·k_c/K⌋` and `⌈T·k_c/K⌉`
+//!   actives ([`share_bounds`]); among those assignments, one minimising the
+//!   restore cost `Σ` over stateful actives of the lag on the chosen client
+//!   (`running` → 0, no entry or `unknown` → the end offset; stateless tasks
+//!   cost 0). `Σ⌊·⌋ ≤ T ≤ Σ⌈·⌉`, so such an assignment always exists.
+//! - **Standbys.** `R = min(num_standby_replicas, clients − 1)` per stateful
+//!   task, on `R` distinct clients other than the active's, with the same
+//!   share rule over the standby total `S = R · stateful tasks`
+//!   (`⌊S·k_c/K⌋ ..= ⌈S·k_c/K⌉`), minimising the standbys' restore records.
+//!   Keeping standbys off their active's client can make the lower bounds
+//!   unreachable (a client holding many actives may be unable to take its
+//!   share of standbys); then the lower bounds are dropped, and if the upper
+//!   bounds still cannot be met they are dropped too — never the standby
+//!   count. A diagnostic says which relaxation was used. Standbys are placed
+//!   after the actives, so the pair is optimal for actives first, standbys
+//!   second, not jointly.
+//! - No warm-ups and no follow-up rebalance: the plan is the target itself.
+//!   KIP-925 rack optimisation is not applied (a diagnostic says so when asked).
+//!
+//! Both steps are bounded transportation problems solved by
+//! [`crate::flow::FlowNetwork`] (network and overflow guard in `transport`):
+//! exact integer costs; a state whose lags are too large for exact `i64`
+//! arithmetic is refused with [`AssignError::Infeasible`] rather than
+//! approximated. Deterministic: tasks and clients enter the network in their
+//! sorted order and the solver breaks ties by arc order.
+//!
+//! # Complexity
+//! Actives: a network of `T + C + 3` nodes and about `T·C` arcs, one
+//! augmentation per task: `O(T·C·(T + C))` for the initial potentials and
+//! `O(T · T·C · log(T + C))` for the augmentations. Standbys: the same with
+//! `S` units. Fine for thousands of tasks on tens of clients; it is a
+//! measuring stick, not something to run on every rebalance of a large cluster.
+//!
+//! # Claims
+//! `standby_count` (always `R` standbys per stateful task) and
+//! `warmup_budget` (no warm-ups). Not `resource_capacity`: resource demands
+//! are not read.
+
+mod transport;
+
+use crate::model::{Client, ClientPlan, ClusterState, Plan, Task};
+
+use super::{AssignError, Assignor, Claims};
+use transport::TransportError;
+
+/// The strategy's name.
+const NAME: &str = "optimal";
+
+/// The minimum-restore-cost balanced assignment (a reference bound).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Optimal;
+
+impl Assignor for Optimal {
+    fn name(&self) -> &'static str {
+        NAME
+    }
+
+    fn description(&self) -> &'static str {
+        "reference bound: capacity-proportional actives and standbys placed by min-cost flow to restore the fewest records (exact)"
+    }
+
+    fn claims(&self) -> Claims {
+        Claims {
+            standby_count: true,
+            warmup_budget: true,
+            resource_capacity: false,
+        }
+    }
+
+    fn assign(&self, state: &ClusterState) -> Result<Plan, AssignError> {
+        let clients = state.clients();
+        let mut plan = Plan {
+            strategy: NAME.to_string(),
+            clients: clients
+                .iter()
+                .map(|c| (c.id.clone(), ClientPlan::default()))
+                .collect(),
+            followup_rebalance_ms: None,
+            diagnostics: Vec::new(),
+        };
+        plan.diagnostics.extend(super::rack_awareness_not_applied(
+            state,
+            "optimal minimises restore cost only and ignores racks",
+        ));
+        if clients.is_empty() {
+            return Ok(plan);
+        }
+        let owners = place_actives(state)?;
+        for (task, &c) in state.tasks().iter().zip(&owners) {
+            client_plan(&mut plan, &clients[c]).active.insert(task.id);
+        }
+        let (standbys, note) = place_standbys(state, &owners)?;
+        plan.diagnostics.extend(note);
+        for (task, holders) in standbys {
+            for c in holders {
+                client_plan(&mut plan, &clients[c]).standby.insert(task.id);
+            }
+        }
+        Ok(plan)
+    }
+}
+
+/// The share rule: for `total` replicas, client `c` (in
+/// [`ClusterState::clients`] order) gets between `⌊total·k_c/K⌋` and
+/// `⌈total·k_c/K⌉`, `k_c` its capacity and `K` the clients' total capacity.
+/// Empty when there are no clients.
+pub fn share_bounds(state: &ClusterState, total: usize) -> Vec<(usize, usize)> {
+    let capacity: u128 = state.clients().iter().map(|c| u128::from(c.capacity)).sum();
+    state
+        .clients()
+        .iter()
+        .map(|c| {
+            let share = total as u128 * u128::from(c.capacity);
+            // capacity ≥ 1 per client in a valid state, and share / capacity ≤ total.
+            let lo = share / capacity.max(1);
+            let hi = share.div_ceil(capacity.max(1));
+            (lo as usize, hi as usize)
+        })
+        .collect()
+}
+
+/// Whether every client of `state` has between `⌊T·k_c/K⌋` and `⌈T·k_c/K⌉`
+/// actives in `plan` (`T` the state's tasks), the bounds `optimal` keeps.
+/// A client missing from the plan counts as having none.
+pub fn meets_active_shares(state: &ClusterState, plan: &Plan) -> bool {
+    let bounds = share_bounds(state, state.tasks().len());
+    state
+        .clients()
+        .iter()
+        .zip(bounds)
+        .all(|(client, (lo, hi))| {
+            let n = plan.clients.get(&client.id).map_or(0, |cp| cp.active.len());
+            (lo..=hi).contains(&n)
+        })
+}
+
+/// The minimum active restore cost over assignments meeting the share
+/// bounds (what [`Optimal`]'s plan restores), or `None` when there are no
+/// clients or the lags are too large for the exact solver.
+pub fn min_active_restore_cost(state: &ClusterState) -> Option<u64> {
+    if state.clients().is_empty() {
+        return None;
+    }
+    let owners = place_actives(state).ok()?;
+    Some(
+        state
+            .tasks()
+            .iter()
+            .zip(owners)
+            .map(|(task, c)| restore(state, &state.clients()[c], task))
+            .fold(0u64, u64::saturating_add),
+    )
+}
+
+fn client_plan<'p>(plan: &'p mut Plan, client: &Client) -> &'p mut ClientPlan {
+    plan.clients
+        .get_mut(&client.id)
+        .expect("the plan lists every client of the state")
+}
+
+/// Records `client` replays to run (or mirror) `task`: the lag for a stateful
+/// task (`running` → 0, unknown or missing → the end offset), 0 for a
+/// stateless one.
+fn restore(state: &ClusterState, client: &Client, task: &Task) -> u64 {
+    if task.stateful {
+        state.lag(client, task).restore_records(task.end_offset)
+    } else {
+        0
+    }
+}
+
+fn too_costly(what: &str, spread: u64) -> AssignError {
+    AssignError::Infeasible(format!(
+        "optimal: {what} restore costs too large for exact min-cost flow in i64 (per-task lag spreads sum to {spread} records)"
+    ))
+}
+
+/// The client (by position) of every task's active, in task order.
+fn place_actives(state: &ClusterState) -> Result<Vec<usize>, AssignError> {
+    let tasks = state.tasks();
+    let clients = state.clients();
+    let bounds = share_bounds(state, tasks.len());
+    let supply = vec![1; tasks.len()];
+    let placed = transport::solve(&supply, &bounds, |r, c| {
+        Some(restore(state, &clients[c], &tasks[r]))
+    })
+    .map_err(|e| match e {
+        TransportError::TooCostly { spread } => too_costly("active", spread),
+        TransportError::Infeasible => AssignError::Internal {
+            strategy: NAME,
+            message: "the active share bounds admit no assignment".into(),
+        },
+    })?;
+    placed
+        .into_iter()
+        .map(|cols| match cols.as_slice() {
+            [c] => Ok(*c),
+            _ => Err(AssignError::Internal {
+                strategy: NAME,
+                message: format!("a task got {} actives from the flow", cols.len()),
+            }),
+        })
+        .collect()
+}
+
+/// Standby holders (client positions) of stateful tasks.
+type Standbys<'s> = Vec<(&'s Task, Vec<usize>)>;
+
+/// Per client, the least and most replicas it may get.
+type Bounds = Vec<(usize, usize)>;
+
+const LOWER_RELAXED: &str = "optimal: standby share lower bounds relaxed (not every client can take its share of standbys while standbys stay off their active's client)";
+const BOUNDS_DROPPED: &str = "optimal: standby share bounds dropped (no placement keeps standbys off their active's client within the shares)";
+
+/// The standby holders (client positions) of every stateful task, given the
+/// actives' clients `owners` (in task order), and a note when the share
+/// bounds had to be relaxed.
+fn place_standbys<'s>(
+    state: &'s ClusterState,
+    owners: &[usize],
+) -> Result<(Standbys<'s>, Option<String>), AssignError> {
+    let clients = state.clients();
+    let replicas = (state.config().num_standby_replicas as usize).min(clients.len() - 1);
+    let stateful: Vec<(&Task, usize)> = state
+        .tasks()
+        .iter()
+        .zip(owners)
+        .filter(|(t, _)| t.stateful)
+        .map(|(t, &o)| (t, o))
+        .collect();
+    if replicas == 0 || stateful.is_empty() {
+        return Ok((Vec::new(), None));
+    }
+    let total = replicas * stateful.len();
+    let shares = share_bounds(state, total);
+    let cost = |r: usize, c: usize| {
+        let (task, owner) = stateful[r];
+        (c != owner).then(|| restore(state, &clients[c], task))
+    };
+    let supply = vec![replicas; stateful.len()];
+    let attempts: [(Bounds, Option<&str>); 3] = [
+        (shares.clone(), None),
+        (
+            shares.iter().map(|&(_, hi)| (0, hi)).collect(),
+            Some(LOWER_RELAXED),
+        ),
+        (vec![(0, total); clients.len()], Some(BOUNDS_DROPPED)),
+    ];
+    for (bounds, note) in attempts {
+        match transport::solve(&supply, &bounds, cost) {
+            Ok(placed) => {
+                let standbys = stateful.iter().map(|&(t, _)| t).zip(placed).collect();
+                return Ok((standbys, note.map(String::from)));
+            }
+            Err(TransportError::TooCostly { spread }) => return Err(too_costly("standby", spread)),
+            Err(TransportError::Infeasible) => continue,
+        }
+    }
+    // Every task has clients − 1 ≥ R allowed clients, one standby each: the
+    // unbounded problem is always feasible.
+    Err(AssignError::Internal {
+        strategy: NAME,
+        message: "no standby placement found without share bounds".into(),
+    })
+}

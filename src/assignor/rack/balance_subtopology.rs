@@ -1,0 +1,79 @@
+//! KIP-925's `BalanceSubtopologyGraphConstructor` (kip441-spec §2.10): as
+//! min traffic, but each client's share of one subtopology is capped at its
+//! fair fraction, rounded up.
+
+use std::collections::BTreeMap;
+
+use crate::flow::FlowNetwork;
+
+/// The minimum-cost placement of `n` tasks over `m` clients keeping every
+/// client's count, where client `k` gets at most `⌈orig(k) · n_g / n⌉` tasks
+/// of subtopology `g` (`orig(k)` = its current count, `n_g` = tasks of `g`
+/// among the `n`). `group[i]` is task `i`'s subtopology, `current[i]` its
+/// client now, `cost(i, k)` its cost on client `k`.
+///
+/// Network: source → task (1, 0), task → (g, k) (1, `cost`), (g, k) → k
+/// (the cap, 0), k → sink (`orig(k)`, 0). Kafka first runs Edmonds–Karp
+/// max flow from zero flow and then cancels negative cycles from that flow;
+/// since a flow of `n` units always exists (the fractional shares
+/// `orig(k) · n_g / n` are one), a minimum-cost flow of `n` units from zero
+/// flow — what this port computes — has the same cost. The placements can
+/// differ: Kafka's optimum depends on where its max flow happened to start,
+/// so only cost and caps are comparable. The cap is computed in integers
+/// (Kafka: `Math.ceil` of a `double` product, which agrees except where
+/// rounding lands just above an integer).
+pub(super) fn place(
+    n: usize,
+    m: usize,
+    group: &[u32],
+    current: &[usize],
+    cost: impl Fn(usize, usize) -> i64,
+) -> Vec<usize> {
+    let mut count = vec![0i64; m];
+    for &k in current {
+        count[k] += 1;
+    }
+    let mut per_group: BTreeMap<u32, i64> = BTreeMap::new();
+    for &g in group {
+        *per_group.entry(g).or_default() += 1;
+    }
+    let mut net = FlowNetwork::new();
+    let source = net.add_node();
+    let tasks: Vec<_> = (0..n).map(|_| net.add_node()).collect();
+    let clients: Vec<_> = (0..m).map(|_| net.add_node()).collect();
+    let sink = net.add_node();
+    // (g, k) nodes, subtopologies ascending, clients ascending.
+    let mut middle = BTreeMap::new();
+    for (&g, &n_g) in &per_group {
+        for (k, &cn) in clients.iter().enumerate() {
+            let node = net.add_node();
+            let cap = (count[k] * n_g + n as i64 - 1) / n as i64;
+            net.add_arc(node, cn, cap, 0);
+            middle.insert((g, k), node);
+        }
+    }
+    for (i, &tn) in tasks.iter().enumerate() {
+        net.add_arc(source, tn, 1, 0);
+        for k in 0..m {
+            net.add_arc(tn, middle[&(group[i], k)], 1, cost(i, k));
+        }
+    }
+    for (k, &cn) in clients.iter().enumerate() {
+        if count[k] > 0 {
+            net.add_arc(cn, sink, count[k], 0);
+        }
+    }
+    net.min_cost_flow(source, sink, n as i64)
+        .expect("the fractional fair shares make a flow of every task");
+    let owner_of: BTreeMap<usize, usize> = middle
+        .iter()
+        .map(|(&(_, k), node)| (node.index(), k))
+        .collect();
+    tasks
+        .iter()
+        .map(|&tn| {
+            let (to, _) = net.flows_from(tn)[0];
+            owner_of[&to.index()]
+        })
+        .collect()
+}
