@@ -97,3 +97,30 @@ pub(crate) fn rack_awareness_not_applied(state: &ClusterState, why: &str) -> Opt
     (strategy != crate::model::RackAwareStrategy::None)
         .then(|| format!("rack_aware_strategy {strategy:?} was not applied: {why}"))
 }
+
+/// The ids of tasks given by position in `state.tasks()`.
+pub(crate) fn task_ids<'a>(
+    state: &ClusterState,
+    positions: impl IntoIterator<Item = &'a usize>,
+) -> std::collections::BTreeSet<crate::model::TaskId> {
+    positions
+        .into_iter()
+        .map(|&t| state.tasks()[t].id)
+        .collect()
+}
+
+/// The plan of `strategy` giving the clients of `state`, in order, these
+/// client plans; no follow-up, no diagnostics yet.
+pub(crate) fn plan_of(
+    state: &ClusterState,
+    strategy: &str,
+    client_plans: impl IntoIterator<Item = crate::model::ClientPlan>,
+) -> Plan {
+    let ids = state.clients().iter().map(|c| c.id.clone());
+    Plan {
+        strategy: strategy.to_string(),
+        clients: ids.zip(client_plans).collect(),
+        followup_rebalance_ms: None,
+        diagnostics: Vec::new(),
+    }
+}

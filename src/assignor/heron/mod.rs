@@ -98,7 +98,7 @@ use std::fmt::Write as _;
 
 use crate::model::{ClientPlan, ClusterState, Plan, RackAwareStrategy};
 
-use super::{AssignError, Assignor, Claims};
+use super::{plan_of, task_ids, AssignError, Assignor, Claims};
 
 // ---------------------------------------------------------------------------
 // Settings
@@ -552,27 +552,13 @@ impl<'a> Containers<'a> {
 
     /// The plan: every client with the tasks it holds.
     fn into_plan(self) -> Plan {
-        let state = self.state;
-        let clients = state
-            .clients()
-            .iter()
-            .zip(&self.held)
-            .map(|(client, held)| {
-                let active = held.iter().map(|&t| state.tasks()[t].id).collect();
-                (
-                    client.id.clone(),
-                    ClientPlan {
-                        active,
-                        ..ClientPlan::default()
-                    },
-                )
-            })
-            .collect();
+        let plans = self.held.iter().map(|held| ClientPlan {
+            active: task_ids(self.state, held),
+            ..ClientPlan::default()
+        });
         Plan {
-            strategy: self.strategy.to_string(),
-            clients,
-            followup_rebalance_ms: None,
             diagnostics: self.diagnostics,
+            ..plan_of(self.state, self.strategy, plans)
         }
     }
 }

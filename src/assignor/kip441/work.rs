@@ -9,6 +9,7 @@
 use std::collections::BTreeSet;
 
 pub(super) use crate::assignor::load::Load;
+use crate::assignor::{plan_of, task_ids};
 use crate::model::{ClientPlan, ClusterState, Plan};
 
 /// A client index (position in `ClusterState::clients()`).
@@ -158,26 +159,12 @@ impl Work {
 
     /// The plan these sets describe.
     pub(super) fn into_plan(self, state: &ClusterState, name: &str) -> Plan {
-        let ids = |set: &BTreeSet<Task>| set.iter().map(|&t| state.tasks()[t].id).collect();
-        let clients = state
-            .clients()
-            .iter()
-            .enumerate()
-            .map(|(c, client)| {
-                let plan = ClientPlan {
-                    active: ids(&self.active[c]),
-                    standby: ids(&self.standby[c]),
-                    warmup: ids(&self.warmup[c]),
-                };
-                (client.id.clone(), plan)
-            })
-            .collect();
-        Plan {
-            strategy: name.to_string(),
-            clients,
-            followup_rebalance_ms: None,
-            diagnostics: Vec::new(),
-        }
+        let plans = (0..self.client_count()).map(|c| ClientPlan {
+            active: task_ids(state, &self.active[c]),
+            standby: task_ids(state, &self.standby[c]),
+            warmup: task_ids(state, &self.warmup[c]),
+        });
+        plan_of(state, name, plans)
     }
 }
 

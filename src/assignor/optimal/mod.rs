@@ -80,15 +80,7 @@ impl Assignor for Optimal {
 
     fn assign(&self, state: &ClusterState) -> Result<Plan, AssignError> {
         let clients = state.clients();
-        let mut plan = Plan {
-            strategy: NAME.to_string(),
-            clients: clients
-                .iter()
-                .map(|c| (c.id.clone(), ClientPlan::default()))
-                .collect(),
-            followup_rebalance_ms: None,
-            diagnostics: Vec::new(),
-        };
+        let mut plan = super::plan_of(state, NAME, std::iter::repeat(ClientPlan::default()));
         plan.diagnostics.extend(super::rack_awareness_not_applied(
             state,
             "optimal minimises restore cost only and ignores racks",

@@ -130,15 +130,8 @@ impl Assignor for Samza {
             place(state, &mut per_client, &mut diagnostics);
         }
         Ok(Plan {
-            strategy: self.name().to_string(),
-            clients: state
-                .clients()
-                .iter()
-                .map(|c| c.id.clone())
-                .zip(per_client)
-                .collect(),
-            followup_rebalance_ms: None,
             diagnostics,
+            ..super::plan_of(state, self.name(), per_client)
         })
     }
 }
