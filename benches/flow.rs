@@ -112,19 +112,17 @@ fn bench(c: &mut Criterion) {
     group.finish();
 }
 
-/// The two assignors that solve flows, end to end on 10,000 racked tasks ×
-/// 100 clients (one standby, a running owner and two replicas reported per
-/// task): `kip441` with `min_traffic` (active graph, stateless pass, pairwise
-/// standby rounds) and `optimal` (active and standby transport flows).
-fn bench_assignors(c: &mut Criterion) {
-    use rand::{Rng, SeedableRng};
+/// A racked state: `n` stateful tasks (one random rack of three each, input
+/// and changelog) on `m` clients (racks round-robin), one standby; every task
+/// reports a running owner and one replica behind by up to 20,000 records, on
+/// seeded random clients; end offset 100,000.
+fn racked_state(n: u32, m: usize) -> smoothscale::ClusterState {
     use smoothscale::{
-        assignor, validate, AssignmentConfig, Client, ClusterState, Lag, RackAwareStrategy, Task,
-        TaskId,
+        AssignmentConfig, Client, ClusterState, Lag, RackAwareStrategy, Task, TaskId,
     };
-    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(11);
+    let mut rng = ChaCha8Rng::seed_from_u64(11);
     let racks = ["r0", "r1", "r2"];
-    let tasks: Vec<Task> = (0..10_000)
+    let tasks: Vec<Task> = (0..n)
         .map(|p| {
             let mut t = Task::stateful(TaskId::new(0, p), 100_000);
             let r = racks[rng.random_range(0..3)].to_string();
@@ -133,12 +131,12 @@ fn bench_assignors(c: &mut Criterion) {
             t
         })
         .collect();
-    let mut clients: Vec<Client> = (0..100)
-        .map(|c| Client::new(format!("c{c:03}"), 1).with_rack(racks[c % 3]))
+    let mut clients: Vec<Client> = (0..m)
+        .map(|c| Client::new(format!("c{c:04}"), 1).with_rack(racks[c % 3]))
         .collect();
     for t in &tasks {
-        let a = rng.random_range(0..100);
-        let b = (a + 1 + rng.random_range(0..99)) % 100;
+        let a = rng.random_range(0..m);
+        let b = (a + 1 + rng.random_range(0..m - 1)) % m;
         clients[a].previous_active.insert(t.id);
         clients[a].lags.insert(t.id, Lag::Running);
         clients[b].previous_standby.insert(t.id);
@@ -151,22 +149,33 @@ fn bench_assignors(c: &mut Criterion) {
         rack_aware_strategy: RackAwareStrategy::MinTraffic,
         ..AssignmentConfig::default()
     };
-    let state = ClusterState::new(config, tasks, clients).expect("valid");
+    ClusterState::new(config, tasks, clients).expect("valid")
+}
+
+/// The two assignors that solve flows, end to end on [`racked_state`]s:
+/// `kip441` with `min_traffic` (active network, stateless pass, pairwise
+/// standby rounds) and `optimal` (active and standby transport networks).
+fn bench_assignors(c: &mut Criterion) {
+    use smoothscale::{assignor, validate};
     let mut group = c.benchmark_group("flow_assignors");
     group.sample_size(10);
-    for name in ["kip441", "optimal"] {
-        let a = assignor::by_name(name).expect("registered");
-        let plan = a.assign(&state).expect("plan");
-        validate(&state, &plan).expect("valid plan");
-        // kip441 must really apply rack awareness; optimal ignores racks.
-        assert!(
-            name != "kip441" || plan.diagnostics.is_empty(),
-            "{:?}",
-            plan.diagnostics
-        );
-        group.bench_function(BenchmarkId::new(name, "10000t_100c_racked"), |b| {
-            b.iter(|| a.assign(&state).expect("plan"))
-        });
+    for (n, m) in [(2_500, 100), (5_000, 100), (10_000, 100), (10_000, 200)] {
+        let state = racked_state(n, m);
+        for name in ["kip441", "optimal"] {
+            let a = assignor::by_name(name).expect("registered");
+            let plan = a.assign(&state).expect("plan");
+            validate(&state, &plan).expect("valid plan");
+            // kip441 must really apply rack awareness; optimal ignores racks.
+            assert!(
+                name != "kip441" || plan.diagnostics.is_empty(),
+                "{:?}",
+                plan.diagnostics
+            );
+            let id = format!("{n}t_{m}c_racked");
+            group.bench_function(BenchmarkId::new(name, id), |b| {
+                b.iter(|| a.assign(&state).expect("plan"))
+            });
+        }
     }
     group.finish();
 }

@@ -11,6 +11,7 @@
 use std::collections::BTreeMap;
 
 use crate::assignor::{AssignError, Assignor};
+use crate::metrics;
 use crate::validate::validate;
 
 use super::churn::{self, ChurnEvent};
@@ -64,6 +65,8 @@ struct Run<'a> {
     restored_milli: u128,
     restored_active_milli: u128,
     cross_rack_milli: u128,
+    /// Actives of the plan in force outside their task's racks.
+    cross_rack_actives: u64,
 }
 
 /// Runs `assignor` through `scenario` with `seed` (which draws the churn).
@@ -90,6 +93,7 @@ pub fn run(scenario: &Scenario, assignor: &dyn Assignor, seed: u64) -> Result<Ru
         restored_milli: 0,
         restored_active_milli: 0,
         cross_rack_milli: 0,
+        cross_rack_actives: 0,
     };
     for (i, e) in scenario.events.iter().enumerate() {
         run.push(e.at_ms, Happening::Scripted(i));
@@ -421,6 +425,11 @@ impl Run<'_> {
         if let Err(violations) = validate(&state, &plan) {
             return Err(self.error(violations.iter().map(ToString::to_string).collect()));
         }
+        self.cross_rack_actives = metrics::cross_rack_actives(&state, &plan);
+        if let Some(excess) = metrics::distance_to_optimal(&state, &plan) {
+            self.metrics.restore_over_optimal_records += excess;
+            self.metrics.rebalances_within_optimal_shares += 1;
+        }
         let cluster = &self.scenario.cluster;
         let eager = cluster.protocol == Protocol::Eager;
         let (active_moves, replica_moves) =
@@ -530,6 +539,8 @@ impl Run<'_> {
             }
         }
         self.metrics.imbalance_milli_ms += u128::from(self.imbalance_milli) * u128::from(dt);
+        self.metrics.cross_rack_active_task_ms +=
+            u128::from(self.cross_rack_actives) * u128::from(dt);
     }
 
     /// One client's restore bandwidth over `dt`: its restoring actives first,

@@ -28,7 +28,9 @@
 //!       "time_to_converge_s": 60.000,   // or null: never converged
 //!       "imbalance": {"time_weighted": 0.125, "final": 0.000},
 //!       "standby_coverage": 0.9950,     // or null: no stateful task or no standbys asked
-//!       "cross_rack_records": 0
+//!       "cross_rack_records": 0,
+//!       "cross_rack_actives": 0.000,    // time-weighted; null when no time was covered
+//!       "restore_over_optimal": {"records": 0, "rebalances": 0}
 //!     }
 //!   }
 //! }
@@ -40,6 +42,14 @@
 //! rounded half up. Time-weighted figures divide by the time the run covered
 //! (`RunResult::covered_ms`), which is shorter than the scenario for a run that
 //! stopped as infeasible; they are null when that time is 0.
+//!
+//! `cross_rack_actives` is the time-weighted count of actives (of the plan in
+//! force) on a client outside their task's rack, 3 decimals.
+//! `restore_over_optimal` sums, over the counted rebalances whose plan gives
+//! every member between ⌊T·k/K⌋ and ⌈T·k/K⌉ actives, the records its actives
+//! restore beyond the `optimal` strategy's minimum for the same input
+//! (`metrics::distance_to_optimal`); `rebalances` says how many were
+//! measured (plans outside those bounds are not comparable and skipped).
 //!
 //! # `timeseries.csv`
 //!
@@ -236,6 +246,20 @@ pub fn metrics(result: &RunResult, standbys_asked: bool) -> Vec<(&'static str, M
         (
             "cross_rack_records",
             Metric::Value(Some(Fixed::int(m.cross_rack_records))),
+        ),
+        (
+            "cross_rack_actives",
+            Metric::Value(Fixed::ratio(m.cross_rack_active_task_ms, covered, 3)),
+        ),
+        (
+            "restore_over_optimal",
+            Metric::Parts(vec![
+                ("records", Some(Fixed::int(m.restore_over_optimal_records))),
+                (
+                    "rebalances",
+                    Some(Fixed::int(m.rebalances_within_optimal_shares)),
+                ),
+            ]),
         ),
     ]
 }
@@ -609,6 +633,10 @@ mod tests {
                 // 4 stateful tasks × 120 s, covered 2/3 of it: 0.6667 (rounded up).
                 covered_task_ms: 320_000,
                 cross_rack_records: 99,
+                // 3 cross-rack actives for 30 s of 120 s: 0.750.
+                cross_rack_active_task_ms: 3 * 30_000,
+                restore_over_optimal_records: 500,
+                rebalances_within_optimal_shares: 2,
             },
             samples: vec![
                 Sample {
@@ -698,7 +726,12 @@ mod tests {
         "final": 0.500
       }},
       "standby_coverage": 0.6667,
-      "cross_rack_records": 99
+      "cross_rack_records": 99,
+      "cross_rack_actives": 0.750,
+      "restore_over_optimal": {{
+        "records": 500,
+        "rebalances": 2
+      }}
     }},
     "heron-rr": {{
       "outcome": {{
@@ -729,7 +762,12 @@ mod tests {
         "final": 0.000
       }},
       "standby_coverage": 0.0000,
-      "cross_rack_records": 0
+      "cross_rack_records": 0,
+      "cross_rack_actives": 0.000,
+      "restore_over_optimal": {{
+        "records": 0,
+        "rebalances": 0
+      }}
     }}
   }}
 }}

@@ -37,6 +37,16 @@ pub struct RunMetrics {
     pub covered_task_ms: u128,
     /// Restore records read by a client from a changelog in another rack.
     pub cross_rack_records: u64,
+    /// Σ over time of the actives (of the plan in force) on a client outside
+    /// their task's racks, × ms: divide by the duration for the time-weighted
+    /// count of actives reading their input across racks.
+    pub cross_rack_active_task_ms: u128,
+    /// Σ over counted rebalances whose plan meets `optimal`'s share bounds of
+    /// the records its actives restore beyond `optimal`'s
+    /// ([`crate::metrics::distance_to_optimal`]).
+    pub restore_over_optimal_records: u64,
+    /// How many counted rebalances were measured that way.
+    pub rebalances_within_optimal_shares: u64,
 }
 
 /// One sample of the time series.

@@ -167,11 +167,19 @@ impl World {
             .tasks
             .iter()
             .map(|t| {
-                if t.stateful {
+                let mut task = if t.stateful {
                     Task::stateful(t.id, t.end / 1000)
                 } else {
                     Task::stateless(t.id)
+                };
+                // One rack holds the task's input and changelog partitions.
+                if let Some(rack) = &t.changelog_rack {
+                    task.racks.insert(rack.clone());
+                    if t.stateful {
+                        task.changelog_racks.insert(rack.clone());
+                    }
                 }
+                task
             })
             .collect();
         let clients = self

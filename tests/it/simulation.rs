@@ -98,3 +98,31 @@ fn every_bundled_scenario_runs_every_strategy() {
         }
     }
 }
+
+/// The plan metrics of issue 5 reach the simulator: `optimal` restores
+/// nothing beyond its own minimum at any rebalance, kip441's excess is
+/// measured at every rebalance that keeps the share bounds, and on the
+/// bundled scale-out (three racks) asking kip441 for KIP-925's
+/// `min_traffic` leaves fewer actives reading across racks over time.
+#[test]
+fn scale_out_reports_cross_rack_actives_and_restore_over_optimal() {
+    let s = bundled("scale-out");
+    let best = simulate(&s, "optimal");
+    assert!(best.metrics.rebalances_within_optimal_shares > 0);
+    assert_eq!(best.metrics.restore_over_optimal_records, 0);
+    let kip = simulate(&s, "kip441");
+    let counted = kip.metrics.membership_rebalances + kip.metrics.probing_rebalances;
+    assert!(kip.metrics.rebalances_within_optimal_shares > 0);
+    assert!(kip.metrics.rebalances_within_optimal_shares <= counted);
+
+    let mut racked = s.clone();
+    racked.config.rack_aware_strategy = smoothscale::RackAwareStrategy::MinTraffic;
+    let aware = simulate(&racked, "kip441");
+    assert_eq!(aware.outcome, Outcome::Completed);
+    assert!(
+        aware.metrics.cross_rack_active_task_ms < kip.metrics.cross_rack_active_task_ms,
+        "rack-aware {} vs plain {} task-ms",
+        aware.metrics.cross_rack_active_task_ms,
+        kip.metrics.cross_rack_active_task_ms
+    );
+}

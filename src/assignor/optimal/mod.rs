@@ -36,12 +36,18 @@
 //! sorted order and the solver breaks ties by arc order.
 //!
 //! # Complexity
-//! Actives: a network of `T + C + 3` nodes and about `T·C` arcs, one
-//! augmentation per task: `O(T·C·(T + C))` for the initial potentials and
-//! `O(T · T·C · log(T + C))` for the augmentations. Standbys: the same with
-//! `S` units. Fine for thousands of tasks on tens of clients; it is a
-//! measuring stick, not something to run on every rebalance of a large cluster.
-//!
+//! A task costs its end offset on every client without local state, so the
+//! networks are sparse (`transport`): a task has an arc per client that
+//! reported a lag, and one arc into a shared hub that reaches every client —
+//! `O(T + C + L)` arcs for `L` lag entries, not `T · C`. Each successive
+//! shortest path round is O((T + L) log(T + C)) plus a blocking flow, with
+//! one round per distinct path cost; the hub's units are then split among
+//! clients greedily in O((T·R + L) log C). Should the split get stuck (only
+//! possible when banned or listed cells are in the way), the problem is
+//! solved again on the dense `T · C` network, equally exact but slower. It
+//! is a measuring stick, not something to run on every rebalance of a large
+//! cluster.
+
 //! # Claims
 //! `standby_count` (always `R` standbys per stateful task) and
 //! `warmup_budget` (no warm-ups). Not `resource_capacity`: resource demands
@@ -52,7 +58,7 @@ mod transport;
 use crate::model::{Client, ClientPlan, ClusterState, Plan, Task};
 
 use super::{AssignError, Assignor, Claims};
-use transport::TransportError;
+use transport::{Row, TransportError};
 
 /// The strategy's name.
 const NAME: &str = "optimal";
@@ -172,6 +178,38 @@ fn restore(state: &ClusterState, client: &Client, task: &Task) -> u64 {
     }
 }
 
+/// What a task costs on a client without local state: its end offset if
+/// stateful, else 0.
+fn default_cost(task: &Task) -> u64 {
+    if task.stateful {
+        task.end_offset
+    } else {
+        0
+    }
+}
+
+/// For every task (in task order), the clients (by position, ascending) where
+/// its restore cost differs from [`default_cost`], with that cost: the
+/// clients that reported a lag below (or above) the end offset. O(lag
+/// entries · log T).
+fn listed_costs(state: &ClusterState) -> Vec<Vec<(usize, Option<u64>)>> {
+    let tasks = state.tasks();
+    let mut cells = vec![Vec::new(); tasks.len()];
+    for (c, client) in state.clients().iter().enumerate() {
+        for (&id, &lag) in &client.lags {
+            let Some(r) = state.task_position(id) else {
+                continue;
+            };
+            let task = &tasks[r];
+            let cost = lag.restore_records(task.end_offset);
+            if task.stateful && cost != task.end_offset {
+                cells[r].push((c, Some(cost)));
+            }
+        }
+    }
+    cells
+}
+
 fn too_costly(what: &str, spread: u64) -> AssignError {
     AssignError::Infeasible(format!(
         "optimal: {what} restore costs too large for exact min-cost flow in i64 (per-task lag spreads sum to {spread} records)"
@@ -181,13 +219,17 @@ fn too_costly(what: &str, spread: u64) -> AssignError {
 /// The client (by position) of every task's active, in task order.
 fn place_actives(state: &ClusterState) -> Result<Vec<usize>, AssignError> {
     let tasks = state.tasks();
-    let clients = state.clients();
     let bounds = share_bounds(state, tasks.len());
-    let supply = vec![1; tasks.len()];
-    let placed = transport::solve(&supply, &bounds, |r, c| {
-        Some(restore(state, &clients[c], &tasks[r]))
-    })
-    .map_err(|e| match e {
+    let rows: Vec<Row> = tasks
+        .iter()
+        .zip(listed_costs(state))
+        .map(|(task, cells)| Row {
+            supply: 1,
+            default: default_cost(task),
+            cells,
+        })
+        .collect();
+    let placed = transport::solve(&rows, &bounds).map_err(|e| match e {
         TransportError::TooCostly { spread } => too_costly("active", spread),
         TransportError::Infeasible => AssignError::Internal {
             strategy: NAME,
@@ -224,23 +266,30 @@ fn place_standbys<'s>(
 ) -> Result<(Standbys<'s>, Option<String>), AssignError> {
     let clients = state.clients();
     let replicas = (state.config().num_standby_replicas as usize).min(clients.len() - 1);
-    let stateful: Vec<(&Task, usize)> = state
-        .tasks()
-        .iter()
-        .zip(owners)
-        .filter(|(t, _)| t.stateful)
-        .map(|(t, &o)| (t, o))
-        .collect();
+    // Stateful tasks, and a row for each: the listed costs, the active's
+    // client banned.
+    let mut stateful = Vec::new();
+    let mut rows = Vec::new();
+    for ((task, &owner), mut cells) in state.tasks().iter().zip(owners).zip(listed_costs(state)) {
+        if !task.stateful {
+            continue;
+        }
+        match cells.binary_search_by_key(&owner, |&(c, _)| c) {
+            Ok(i) => cells[i].1 = None,
+            Err(i) => cells.insert(i, (owner, None)),
+        }
+        stateful.push(task);
+        rows.push(Row {
+            supply: replicas,
+            default: default_cost(task),
+            cells,
+        });
+    }
     if replicas == 0 || stateful.is_empty() {
         return Ok((Vec::new(), None));
     }
     let total = replicas * stateful.len();
     let shares = share_bounds(state, total);
-    let cost = |r: usize, c: usize| {
-        let (task, owner) = stateful[r];
-        (c != owner).then(|| restore(state, &clients[c], task))
-    };
-    let supply = vec![replicas; stateful.len()];
     let attempts: [(Bounds, Option<&str>); 3] = [
         (shares.clone(), None),
         (
@@ -250,9 +299,9 @@ fn place_standbys<'s>(
         (vec![(0, total); clients.len()], Some(BOUNDS_DROPPED)),
     ];
     for (bounds, note) in attempts {
-        match transport::solve(&supply, &bounds, cost) {
+        match transport::solve(&rows, &bounds) {
             Ok(placed) => {
-                let standbys = stateful.iter().map(|&(t, _)| t).zip(placed).collect();
+                let standbys = stateful.into_iter().zip(placed).collect();
                 return Ok((standbys, note.map(String::from)));
             }
             Err(TransportError::TooCostly { spread }) => return Err(too_costly("standby", spread)),

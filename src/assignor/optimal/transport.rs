@@ -2,10 +2,18 @@
 //! (tasks) each send a fixed number of units, at most one to each column
 //! (client), and every column receives between a lower and an upper bound.
 //!
+//! Rows are **sparse**: a row has one default cost for most columns and its
+//! own cost (or a ban) for a few listed ones — a task costs its end offset on
+//! every client without local state and its reported lag on the few with
+//! some. The network therefore grows with rows + columns + listed cells, not
+//! rows × columns.
+//!
 //! # Network
-//! `source → row r` (capacity `supply[r]`, cost 0), `row r → column c`
-//! (capacity 1, the cell's cost; no arc for a forbidden cell), and for the
-//! bounds of column `c`, `[lo_c, hi_c]`:
+//! `source → row r` (capacity `supply[r]`, cost 0); `row r → column c` for
+//! each listed, allowed cell (capacity 1, its cost); `row r → hub` (capacity
+//! `min(supply[r], unlisted columns)`, the row's default cost); `hub →
+//! column c` (capacity `hi_c`); and for the bounds of column `c`,
+//! `[lo_c, hi_c]`:
 //!
 //! ```text
 //! column c ──(cap lo_c)──────────────────────────────▶ sink
@@ -16,10 +24,23 @@
 //! `N`, so a flow of `N` units saturates every one of them: column `c`
 //! receives exactly `lo_c` units on its direct arc and at most `hi_c − lo_c`
 //! more through `spare` — the standard lower-bound transformation, with no
-//! negative costs and no "large bonus" constant. The flow exists exactly when
-//! the bounded problem is feasible.
+//! negative costs and no "large bonus" constant.
 //!
-//! # Exactness
+//! # Why the answer is exact
+//! The hub network is a *relaxation*: every real assignment is a flow of the
+//! same cost (listed cells on their own arcs, the rest through the hub), but
+//! the hub forgets which row sent which unit. So the flow's cost is a lower
+//! bound, and what remains is to hand each row's hub units to distinct
+//! unlisted columns so that column `c` gets exactly the `h_c` hub units the
+//! flow sent it. [`split_hub`] does that greedily, most constrained rows
+//! first, each taking the columns with the most hub units left (the
+//! Gale–Ryser construction, exact when no column is listed). Every unit
+//! placed that way costs the row's default, so a complete split has exactly
+//! the lower-bound cost and is optimal. When the greedy split gets stuck
+//! (possible only with listed cells in the way), the problem is solved again
+//! on the dense network, one arc per allowed cell — slower, equally exact.
+//!
+//! # Integer range
 //! Costs are `u64` records and the solver works in `i64`. Each row's costs
 //! are first reduced by the row's cheapest allowed cell (every row sends a
 //! fixed number of units, so this shifts every solution's cost by the same
@@ -33,10 +54,14 @@
 //! records on a thousand tasks) stay well inside the guard.
 //!
 //! # Determinism
-//! Nodes and arcs are added in row order, then column order, and the solver
-//! breaks ties by arc order, so equal inputs give equal answers.
+//! Nodes and arcs are added in row order, then column order, the solver
+//! breaks ties by arc order, and the split visits rows and columns in a fixed
+//! order, so equal inputs give equal answers.
 
-use petgraph::graph::NodeIndex;
+use std::cmp::Reverse;
+use std::collections::BTreeSet;
+
+use petgraph::graph::{EdgeIndex, NodeIndex};
 
 use crate::flow::{FlowError, FlowNetwork};
 
@@ -52,126 +77,401 @@ pub(crate) enum TransportError {
     },
 }
 
+/// One row: how many units it sends, its default cost, and the columns with
+/// a cost of their own.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Row {
+    /// Units the row sends, each to a different column.
+    pub supply: usize,
+    /// The cost of every column not in `cells`.
+    pub default: u64,
+    /// Columns with their own cost, or banned (`None`); sorted by column,
+    /// each column at most once.
+    pub cells: Vec<(usize, Option<u64>)>,
+}
+
+impl Row {
+    /// The cost of column `c`, `None` when banned.
+    fn cost(&self, c: usize) -> Option<u64> {
+        match self.cells.binary_search_by_key(&c, |&(col, _)| col) {
+            Ok(i) => self.cells[i].1,
+            Err(_) => Some(self.default),
+        }
+    }
+
+    /// Whether column `c` is listed.
+    fn lists(&self, c: usize) -> bool {
+        self.cells.binary_search_by_key(&c, |&(col, _)| col).is_ok()
+    }
+}
+
 /// Solves the problem; for every row, the columns it sends a unit to, in
-/// column order.
-///
-/// `cost(r, c)` is `None` for a forbidden cell. `bounds[c] = (lo, hi)` with
-/// `lo ≤ hi`.
+/// column order. `bounds[c] = (lo, hi)`; a listed column must be below
+/// `bounds.len()`.
 pub(crate) fn solve(
-    supply: &[usize],
+    rows: &[Row],
     bounds: &[(usize, usize)],
-    cost: impl Fn(usize, usize) -> Option<u64>,
 ) -> Result<Vec<Vec<usize>>, TransportError> {
-    let rows = supply.len();
     let cols = bounds.len();
-    let total: usize = supply.iter().sum();
+    let total: usize = rows.iter().map(|r| r.supply).sum();
     let lower: usize = bounds.iter().map(|b| b.0).sum();
     if lower > total || bounds.iter().any(|&(lo, hi)| lo > hi) {
         return Err(TransportError::Infeasible);
     }
-    // Reduced costs, row by row, and the guard.
-    let mut reduced: Vec<Vec<Option<u64>>> = Vec::with_capacity(rows);
-    let mut spread: u64 = 0;
-    for r in 0..rows {
-        let row: Vec<Option<u64>> = (0..cols).map(|c| cost(r, c)).collect();
-        let min = row.iter().flatten().copied().min().unwrap_or(0);
-        let max = row.iter().flatten().copied().max().unwrap_or(0);
-        spread = spread.saturating_add(max - min);
-        reduced.push(row.into_iter().map(|c| c.map(|c| c - min)).collect());
-    }
-    let nodes = rows + cols + 3;
-    let factor = 4u128 * (nodes as u128 + total as u128 + 2);
-    if u128::from(spread) * factor > i64::MAX as u128 {
-        return Err(TransportError::TooCostly { spread });
-    }
-    let as_i64 = |n: usize| i64::try_from(n).map_err(|_| TransportError::TooCostly { spread });
-
-    let mut net = FlowNetwork::new();
-    let source = net.add_node();
-    let row_nodes: Vec<NodeIndex> = (0..rows).map(|_| net.add_node()).collect();
-    let col_nodes: Vec<NodeIndex> = (0..cols).map(|_| net.add_node()).collect();
-    let spare = net.add_node();
-    let sink = net.add_node();
-    for (r, &node) in row_nodes.iter().enumerate() {
-        if supply[r] > 0 {
-            net.add_arc(source, node, as_i64(supply[r])?, 0);
-        }
-    }
-    for (r, row) in reduced.iter().enumerate() {
-        for (c, cell) in row.iter().enumerate() {
-            if let Some(w) = cell {
-                // Within the guard, so it fits.
-                let w = i64::try_from(*w).map_err(|_| TransportError::TooCostly { spread })?;
-                net.add_arc(row_nodes[r], col_nodes[c], 1, w);
+    let floors = reduce(rows, cols, rows.len() + cols + 4, total)?;
+    let mut net = Network::new(rows, bounds.len())?;
+    let hub = net.net.add_node();
+    let mut hub_in = Vec::with_capacity(rows.len());
+    for (r, row) in rows.iter().enumerate() {
+        for &(c, cost) in &row.cells {
+            if let Some(cost) = cost {
+                net.net
+                    .add_arc(net.rows[r], net.cols[c], 1, to_i64(cost - floors[r])?);
             }
         }
+        let open = row.supply.min(cols - row.cells.len());
+        hub_in.push(if open > 0 {
+            // Unlisted columns exist, so the default is one of the row's costs.
+            let cost = to_i64(row.default - floors[r])?;
+            Some(net.net.add_arc(net.rows[r], hub, to_i64(open)?, cost))
+        } else {
+            None
+        });
     }
-    for (c, &(lo, hi)) in bounds.iter().enumerate() {
-        if lo > 0 {
-            net.add_arc(col_nodes[c], sink, as_i64(lo)?, 0);
-        }
-        if hi > lo {
-            net.add_arc(col_nodes[c], spare, as_i64(hi - lo)?, 0);
-        }
-    }
-    if total > lower {
-        net.add_arc(spare, sink, as_i64(total - lower)?, 0);
-    }
-    match net.min_cost_flow(source, sink, as_i64(total)?) {
-        Ok(_) => {}
-        Err(FlowError::Infeasible { .. }) => return Err(TransportError::Infeasible),
-        // All costs are non-negative: a negative cycle cannot exist.
-        Err(FlowError::NegativeCycle) => return Err(TransportError::Infeasible),
-    }
-    let first_col = col_nodes.first().map_or(0, |n| n.index());
-    Ok(row_nodes
+    let hub_out: Vec<EdgeIndex> = (0..cols)
+        .map(|c| net.net.add_arc(hub, net.cols[c], bounds[c].1 as i64, 0))
+        .collect();
+    net.bound_arcs(bounds, total)?;
+    net.solve(total)?;
+    let via_hub: Vec<usize> = hub_in
         .iter()
-        .map(|&node| {
-            net.flows_from(node)
-                .into_iter()
-                .map(|(to, _)| to.index() - first_col)
-                .collect()
+        .map(|e| e.map_or(0, |e| net.net.arc(e).flow as usize))
+        .collect();
+    let per_column: Vec<usize> = hub_out
+        .iter()
+        .map(|&e| net.net.arc(e).flow as usize)
+        .collect();
+    let Some(split) = split_hub(rows, &via_hub, per_column) else {
+        return solve_dense(rows, bounds, &floors, total);
+    };
+    Ok(split
+        .into_iter()
+        .enumerate()
+        .map(|(r, mut picked)| {
+            picked.extend(net.columns_of(r));
+            picked.sort_unstable();
+            picked
         })
         .collect())
 }
 
+/// The dense network, one arc per allowed cell: the fallback when the hub
+/// units cannot be split.
+fn solve_dense(
+    rows: &[Row],
+    bounds: &[(usize, usize)],
+    floors: &[u64],
+    total: usize,
+) -> Result<Vec<Vec<usize>>, TransportError> {
+    let mut net = Network::new(rows, bounds.len())?;
+    for (r, row) in rows.iter().enumerate() {
+        for c in 0..bounds.len() {
+            if let Some(cost) = row.cost(c) {
+                net.net
+                    .add_arc(net.rows[r], net.cols[c], 1, to_i64(cost - floors[r])?);
+            }
+        }
+    }
+    net.bound_arcs(bounds, total)?;
+    net.solve(total)?;
+    Ok((0..rows.len()).map(|r| net.columns_of(r)).collect())
+}
+
+/// Each row's cheapest allowed cost (its floor), after checking the overflow
+/// guard for a network of `nodes` nodes carrying `total` units.
+fn reduce(
+    rows: &[Row],
+    cols: usize,
+    nodes: usize,
+    total: usize,
+) -> Result<Vec<u64>, TransportError> {
+    let mut spread: u64 = 0;
+    let mut floors = Vec::with_capacity(rows.len());
+    for row in rows {
+        let unlisted = row.cells.len() < cols;
+        let costs = row
+            .cells
+            .iter()
+            .filter_map(|&(_, cost)| cost)
+            .chain(unlisted.then_some(row.default));
+        let (min, max) = costs.fold((u64::MAX, 0), |(lo, hi), c| (lo.min(c), hi.max(c)));
+        let min = min.min(max);
+        spread = spread.saturating_add(max - min);
+        floors.push(min);
+    }
+    let factor = 4u128 * (nodes as u128 + total as u128 + 2);
+    if u128::from(spread) * factor > i64::MAX as u128 {
+        return Err(TransportError::TooCostly { spread });
+    }
+    Ok(floors)
+}
+
+/// Within the guard every reduced cost and count fits; this only converts.
+fn to_i64(n: impl TryInto<i64>) -> Result<i64, TransportError> {
+    n.try_into()
+        .map_err(|_| TransportError::TooCostly { spread: u64::MAX })
+}
+
+/// The parts both networks share: source → rows, columns → (spare) → sink.
+struct Network {
+    net: FlowNetwork,
+    source: NodeIndex,
+    rows: Vec<NodeIndex>,
+    cols: Vec<NodeIndex>,
+    spare: NodeIndex,
+    sink: NodeIndex,
+}
+
+impl Network {
+    /// Source, row and column nodes, `spare` and `sink`, and the source → row
+    /// arcs.
+    fn new(rows: &[Row], cols: usize) -> Result<Network, TransportError> {
+        let mut net = FlowNetwork::new();
+        let source = net.add_node();
+        let row_nodes: Vec<NodeIndex> = rows.iter().map(|_| net.add_node()).collect();
+        let col_nodes: Vec<NodeIndex> = (0..cols).map(|_| net.add_node()).collect();
+        let spare = net.add_node();
+        let sink = net.add_node();
+        for (row, &node) in rows.iter().zip(&row_nodes) {
+            if row.supply > 0 {
+                net.add_arc(source, node, to_i64(row.supply)?, 0);
+            }
+        }
+        Ok(Network {
+            net,
+            source,
+            rows: row_nodes,
+            cols: col_nodes,
+            spare,
+            sink,
+        })
+    }
+
+    /// The bound arcs of every column, and `spare → sink`.
+    fn bound_arcs(
+        &mut self,
+        bounds: &[(usize, usize)],
+        total: usize,
+    ) -> Result<(), TransportError> {
+        let mut lower = 0;
+        for (&(lo, hi), &col) in bounds.iter().zip(&self.cols) {
+            if lo > 0 {
+                self.net.add_arc(col, self.sink, to_i64(lo)?, 0);
+            }
+            if hi > lo {
+                self.net.add_arc(col, self.spare, to_i64(hi - lo)?, 0);
+            }
+            lower += lo;
+        }
+        if total > lower {
+            self.net
+                .add_arc(self.spare, self.sink, to_i64(total - lower)?, 0);
+        }
+        Ok(())
+    }
+
+    /// Sends all `total` units.
+    fn solve(&mut self, total: usize) -> Result<(), TransportError> {
+        match self
+            .net
+            .min_cost_flow(self.source, self.sink, to_i64(total)?)
+        {
+            Ok(_) => Ok(()),
+            Err(FlowError::Infeasible { .. }) => Err(TransportError::Infeasible),
+            // All costs are non-negative: a negative cycle cannot exist.
+            Err(FlowError::NegativeCycle) => Err(TransportError::Infeasible),
+        }
+    }
+
+    /// The columns row `r` sends a unit to on its own arcs, in column order.
+    fn columns_of(&self, r: usize) -> Vec<usize> {
+        let first = self.cols.first().map_or(0, |n| n.index());
+        let end = first + self.cols.len();
+        self.net
+            .flows_from(self.rows[r])
+            .into_iter()
+            .map(|(to, _)| to.index())
+            .filter(|&to| (first..end).contains(&to))
+            .map(|to| to - first)
+            .collect()
+    }
+}
+
+/// Hands every row's hub units (`via_hub[r]`) to distinct columns it does
+/// not list, column `c` taking exactly `per_column[c]` of them; for every
+/// row, the columns it got. Most constrained rows first (most listed
+/// columns, then most units, then row order), each taking the columns with
+/// the most units left (ties to the lower column). `None` when a row finds
+/// too few columns.
+///
+/// O(Σ units · log C + Σ listed cells) with an ordered set of columns.
+fn split_hub(
+    rows: &[Row],
+    via_hub: &[usize],
+    mut per_column: Vec<usize>,
+) -> Option<Vec<Vec<usize>>> {
+    let mut order: Vec<usize> = (0..rows.len()).filter(|&r| via_hub[r] > 0).collect();
+    order.sort_by_key(|&r| (Reverse(rows[r].cells.len()), Reverse(via_hub[r]), r));
+    let mut open: BTreeSet<(Reverse<usize>, usize)> = per_column
+        .iter()
+        .enumerate()
+        .filter(|&(_, &n)| n > 0)
+        .map(|(c, &n)| (Reverse(n), c))
+        .collect();
+    let mut got = vec![Vec::new(); rows.len()];
+    for r in order {
+        let picked: Vec<usize> = open
+            .iter()
+            .map(|&(_, c)| c)
+            .filter(|&c| !rows[r].lists(c))
+            .take(via_hub[r])
+            .collect();
+        if picked.len() < via_hub[r] {
+            return None;
+        }
+        for &c in &picked {
+            open.remove(&(Reverse(per_column[c]), c));
+            per_column[c] -= 1;
+            if per_column[c] > 0 {
+                open.insert((Reverse(per_column[c]), c));
+            }
+        }
+        got[r] = picked;
+    }
+    Some(got)
+}
+
 #[cfg(test)]
 mod tests {
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
     use super::*;
+
+    fn row(supply: usize, default: u64, cells: &[(usize, Option<u64>)]) -> Row {
+        Row {
+            supply,
+            default,
+            cells: cells.to_vec(),
+        }
+    }
 
     #[test]
     fn lower_bounds_are_met() {
         // Two rows, both cheaper on column 0, but column 1 must take one.
-        let got = solve(&[1, 1], &[(0, 2), (1, 2)], |r, c| {
-            Some(if c == 0 { 0 } else { 10 + r as u64 })
-        })
-        .unwrap();
+        let rows = [row(1, 0, &[(1, Some(10))]), row(1, 0, &[(1, Some(11))])];
+        let got = solve(&rows, &[(0, 2), (1, 2)]).unwrap();
         // Row 0 is cheaper there (10 < 11).
         assert_eq!(got, vec![vec![1], vec![0]]);
     }
 
     #[test]
-    fn forbidden_cells_are_avoided_and_infeasibility_reported() {
-        let got = solve(&[1], &[(0, 1), (0, 1)], |_, c| (c == 1).then_some(5)).unwrap();
+    fn banned_cells_are_avoided_and_infeasibility_reported() {
+        let got = solve(&[row(1, 5, &[(0, None)])], &[(0, 1), (0, 1)]).unwrap();
         assert_eq!(got, vec![vec![1]]);
+        let banned = row(1, 5, &[(0, None), (1, None)]);
         assert_eq!(
-            solve(&[1], &[(0, 1), (0, 1)], |_, _| None),
+            solve(&[banned], &[(0, 1), (0, 1)]),
             Err(TransportError::Infeasible)
         );
         assert_eq!(
-            solve(&[2], &[(1, 1), (1, 1)], |_, c| (c == 1).then_some(0)),
+            solve(&[row(2, 0, &[(0, None)])], &[(1, 1), (1, 1)]),
             Err(TransportError::Infeasible)
         );
     }
 
     #[test]
     fn huge_costs_are_refused_not_overflowed() {
-        let got = solve(&[1, 1], &[(1, 1), (1, 1)], |r, c| {
-            Some(if r == c { 0 } else { u64::MAX })
-        });
+        let rows = [
+            row(1, u64::MAX, &[(0, Some(0))]),
+            row(1, u64::MAX, &[(1, Some(0))]),
+        ];
+        let got = solve(&rows, &[(1, 1), (1, 1)]);
         assert!(matches!(got, Err(TransportError::TooCostly { .. })));
         // The same cost on every cell of a row is reduced away.
-        let got = solve(&[1, 1], &[(1, 1), (1, 1)], |_, _| Some(u64::MAX)).unwrap();
-        assert_eq!(got.len(), 2);
+        let rows = [row(1, u64::MAX, &[]), row(1, u64::MAX, &[])];
+        assert_eq!(solve(&rows, &[(1, 1), (1, 1)]).unwrap().len(), 2);
+    }
+
+    #[test]
+    fn the_greedy_split_can_get_stuck_where_a_split_exists() {
+        // Row 0 bans columns 2 and 3, row 1 bans column 1; one hub unit each
+        // for columns 0 and 1. Row 0 goes first and takes column 0, leaving
+        // row 1 only its banned column — yet row 0 → 1, row 1 → 0 works.
+        let rows = [row(1, 9, &[(2, None), (3, None)]), row(1, 9, &[(1, None)])];
+        assert_eq!(split_hub(&rows, &[1, 1], vec![1, 1, 0, 0]), None);
+        // `solve` then falls back to the dense network.
+        let bounds = [(1, 1), (1, 1), (0, 0), (0, 0)];
+        assert_eq!(solve(&rows, &bounds).unwrap(), vec![vec![1], vec![0]]);
+    }
+
+    /// Σ cost of an answer, checking it is a valid assignment on the way.
+    fn checked_cost(rows: &[Row], bounds: &[(usize, usize)], got: &[Vec<usize>]) -> u64 {
+        let mut per_column = vec![0; bounds.len()];
+        let mut cost = 0;
+        for (row, cols) in rows.iter().zip(got) {
+            assert_eq!(cols.len(), row.supply);
+            assert!(cols.windows(2).all(|w| w[0] < w[1]), "distinct, sorted");
+            for &c in cols {
+                cost += row.cost(c).expect("no banned cell used");
+                per_column[c] += 1;
+            }
+        }
+        for (n, &(lo, hi)) in per_column.iter().zip(bounds) {
+            assert!((lo..=hi).contains(n), "{n} outside {lo}..={hi}");
+        }
+        cost
+    }
+
+    #[test]
+    fn sparse_and_dense_networks_agree_on_random_problems() {
+        let mut rng = ChaCha8Rng::seed_from_u64(441);
+        let mut solved = 0;
+        for _ in 0..2_000 {
+            let cols = rng.random_range(1..6);
+            let rows: Vec<Row> = (0..rng.random_range(1..8))
+                .map(|_| {
+                    let mut cells = Vec::new();
+                    for c in 0..cols {
+                        if rng.random_bool(0.4) {
+                            let cost = rng.random_bool(0.8).then(|| rng.random_range(0..20));
+                            cells.push((c, cost));
+                        }
+                    }
+                    row(rng.random_range(0..3), rng.random_range(0..20), &cells)
+                })
+                .collect();
+            let total: usize = rows.iter().map(|r| r.supply).sum();
+            let bounds: Vec<(usize, usize)> = (0..cols)
+                .map(|_| {
+                    let lo = rng.random_range(0..=total / cols);
+                    (lo, lo + rng.random_range(0..=total))
+                })
+                .collect();
+            let floors = reduce(&rows, cols, rows.len() + cols + 4, total).unwrap();
+            let sparse = solve(&rows, &bounds);
+            let dense = solve_dense(&rows, &bounds, &floors, total);
+            match (sparse, dense) {
+                (Ok(s), Ok(d)) => {
+                    assert_eq!(
+                        checked_cost(&rows, &bounds, &s),
+                        checked_cost(&rows, &bounds, &d)
+                    );
+                    solved += 1;
+                }
+                (s, d) => assert_eq!(s.is_ok(), d.is_ok(), "{rows:?} {bounds:?}"),
+            }
+        }
+        assert!(solved > 500, "only {solved} feasible problems");
     }
 }

@@ -6,13 +6,17 @@ use std::collections::BTreeMap;
 
 use crate::flow::FlowNetwork;
 
+use super::routes::Routes;
+
 /// The minimum-cost placement of `n` tasks over `m` clients keeping every
 /// client's count, where client `k` gets at most `⌈orig(k) · n_g / n⌉` tasks
 /// of subtopology `g` (`orig(k)` = its current count, `n_g` = tasks of `g`
 /// among the `n`). `group[i]` is task `i`'s subtopology, `current[i]` its
-/// client now, `cost(i, k)` its cost on client `k`.
+/// client now, `cost(i, k)` its cost on client `k` — the same for every
+/// client of one class (`class[k]`, a rack) other than the current one.
 ///
-/// Network: source → task (1, 0), task → (g, k) (1, `cost`), (g, k) → k
+/// Network: source → task (1, 0), task → (g, k) (1, `cost`; as sparse
+/// [`Routes`] through one hub per subtopology and class), (g, k) → k
 /// (the cap, 0), k → sink (`orig(k)`, 0). Kafka first runs Edmonds–Karp
 /// max flow from zero flow and then cancels negative cycles from that flow;
 /// since a flow of `n` units always exists (the fractional shares
@@ -27,6 +31,7 @@ pub(super) fn place(
     m: usize,
     group: &[u32],
     current: &[usize],
+    class: &[usize],
     cost: impl Fn(usize, usize) -> i64,
 ) -> Vec<usize> {
     let mut count = vec![0i64; m];
@@ -52,12 +57,12 @@ pub(super) fn place(
             middle.insert((g, k), node);
         }
     }
-    for (i, &tn) in tasks.iter().enumerate() {
+    for &tn in &tasks {
         net.add_arc(source, tn, 1, 0);
-        for k in 0..m {
-            net.add_arc(tn, middle[&(group[i], k)], 1, cost(i, k));
-        }
     }
+    let family = |i: usize| group[i];
+    let target = |g: u32, k: usize| middle[&(g, k)];
+    let routes = Routes::add(&mut net, &tasks, current, class, family, target, cost);
     for (k, &cn) in clients.iter().enumerate() {
         if count[k] > 0 {
             net.add_arc(cn, sink, count[k], 0);
@@ -65,15 +70,5 @@ pub(super) fn place(
     }
     net.min_cost_flow(source, sink, n as i64)
         .expect("the fractional fair shares make a flow of every task");
-    let owner_of: BTreeMap<usize, usize> = middle
-        .iter()
-        .map(|(&(_, k), node)| (node.index(), k))
-        .collect();
-    tasks
-        .iter()
-        .map(|&tn| {
-            let (to, _) = net.flows_from(tn)[0];
-            owner_of[&to.index()]
-        })
-        .collect()
+    routes.placement(&net, current)
 }

@@ -4,13 +4,17 @@
 
 use crate::flow::FlowNetwork;
 
+use super::routes::Routes;
+
 /// The minimum-cost placement of `n` tasks over `m` clients that keeps every
 /// client's count: `current[i]` is the client (position below `m`) of task
 /// `i` now, `cost(i, k)` the cost of task `i` on client `k`. Returns the new
-/// client of every task.
+/// client of every task. `cost(i, k)` must be the same for every client `k`
+/// of one class (`class[k]`, a rack) other than task `i`'s current client.
 ///
 /// Network: source → task (capacity 1, cost 0), task → client (capacity 1,
-/// `cost`), client → sink (capacity = the client's current count). Its
+/// `cost`; as sparse [`Routes`] through one hub per class), client → sink
+/// (capacity = the client's current count). Its
 /// capacities into the sink add up to `n`, so a flow of `n` units saturates
 /// every client → sink arc: counts are kept. Kafka starts from the current
 /// placement as the initial flow and cancels negative cycles; this port sends
@@ -20,6 +24,7 @@ pub(super) fn place(
     n: usize,
     m: usize,
     current: &[usize],
+    class: &[usize],
     cost: impl Fn(usize, usize) -> i64,
 ) -> Vec<usize> {
     let mut count = vec![0i64; m];
@@ -31,12 +36,18 @@ pub(super) fn place(
     let tasks: Vec<_> = (0..n).map(|_| net.add_node()).collect();
     let clients: Vec<_> = (0..m).map(|_| net.add_node()).collect();
     let sink = net.add_node();
-    for (i, &tn) in tasks.iter().enumerate() {
+    for &tn in &tasks {
         net.add_arc(source, tn, 1, 0);
-        for (k, &cn) in clients.iter().enumerate() {
-            net.add_arc(tn, cn, 1, cost(i, k));
-        }
     }
+    let routes = Routes::add(
+        &mut net,
+        &tasks,
+        current,
+        class,
+        |_| 0,
+        |_, k| clients[k],
+        cost,
+    );
     for (k, &cn) in clients.iter().enumerate() {
         if count[k] > 0 {
             net.add_arc(cn, sink, count[k], 0);
@@ -44,12 +55,31 @@ pub(super) fn place(
     }
     net.min_cost_flow(source, sink, n as i64)
         .expect("the current placement is a flow of every task");
-    let first_client = clients.first().map_or(0, |c| c.index());
-    tasks
-        .iter()
-        .map(|&tn| {
-            let (to, _) = net.flows_from(tn)[0];
-            to.index() - first_client
-        })
-        .collect()
+    routes.placement(&net, current)
+}
+
+/// [`place`] for two clients, without a network: keeping both counts means
+/// swapping equally many tasks each way, and for `k` swaps the best choice is
+/// the `k` tasks of each side that gain most by crossing. The gains, sorted,
+/// pair up side by side; swapping pays while a pair's summed cost change is
+/// negative, and the change only grows along the sorted lists, so the first
+/// pair that does not pay ends it. O(n log n); the same minimum cost as the
+/// network. `current[i]` is 0 or 1; ties go to the lower task index.
+pub(super) fn place_pair(current: &[usize], cost: impl Fn(usize, usize) -> i64) -> Vec<usize> {
+    let mut sides: [Vec<(i64, usize)>; 2] = [Vec::new(), Vec::new()];
+    for (i, &s) in current.iter().enumerate() {
+        sides[s].push((cost(i, 1 - s) - cost(i, s), i));
+    }
+    for side in &mut sides {
+        side.sort_unstable();
+    }
+    let mut placed = current.to_vec();
+    for (&(g0, i0), &(g1, i1)) in sides[0].iter().zip(&sides[1]) {
+        if g0 + g1 >= 0 {
+            break;
+        }
+        placed[i0] = 1;
+        placed[i1] = 0;
+    }
+    placed
 }

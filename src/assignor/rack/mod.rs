@@ -48,13 +48,21 @@
 //!   (Kafka restarts from its max flow, not from the input).
 //!
 //! # Complexity
-//! One active network has `n · C` arcs; successive shortest paths augment
-//! `n` times, O(n · n C log(n + C)) in all (Kafka's cycle cancelling is
-//! O(E² M U) with E = n · C). Standbys: at most `4 · C² / 2` two-client
-//! networks over the standbys of the pair. Memory O(n · C).
+//! A cost depends only on the client's rack and on whether it is the task's
+//! current client, so the active network is sparse (`routes`): each task has
+//! an arc to its current client and one per rack into a shared hub:
+//! `n · (R + 1) + C` arcs for `R` racks instead of Kafka's `n · C`. Successive
+//! shortest paths then take one round per distinct path cost — a handful,
+//! the costs being small — each O(E log V) plus a blocking flow (Kafka's
+//! cycle cancelling is O(E² M U) with E = n · C). Standbys: at most
+//! `4 · C² / 2` two-client problems, each solved without a network by
+//! pairing the sorted gains of both sides (`min_traffic::place_pair`,
+//! O(s log s) for the pair's `s` movable standbys; the same optimum as the
+//! two-client network). Memory O(n · R + C).
 
 mod balance_subtopology;
 mod min_traffic;
+mod routes;
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -246,6 +254,18 @@ fn rack(state: &ClusterState, k: usize) -> &str {
     state.clients()[k].rack.as_deref().unwrap_or("")
 }
 
+/// Every client's rack as a class number (clients with the same rack share
+/// one), for the sparse networks.
+fn rack_classes(state: &ClusterState, m: usize) -> Vec<usize> {
+    let mut number: BTreeMap<&str, usize> = BTreeMap::new();
+    (0..m)
+        .map(|k| {
+            let next = number.len();
+            *number.entry(rack(state, k)).or_insert(next)
+        })
+        .collect()
+}
+
 /// Scaled costs: `base · (n + 1) + [leaves its client]`, or just `base` when
 /// that could overflow (see the module doc).
 fn cost_fn<'a>(
@@ -295,15 +315,16 @@ pub fn optimize_active<W: RackWork>(
         .collect();
     let cross = |i: usize, k: usize| !state.tasks()[tasks[i]].racks.contains(rack(state, k));
     let cost = cost_fn(tasks.len(), costs, &current, cross);
+    let class = rack_classes(state, m);
     let placed = match strategy {
         RackAwareStrategy::BalanceSubtopology => {
             let group: Vec<u32> = tasks
                 .iter()
                 .map(|&t| state.tasks()[t].id.subtopology)
                 .collect();
-            balance_subtopology::place(tasks.len(), m, &group, &current, cost)
+            balance_subtopology::place(tasks.len(), m, &group, &current, &class, cost)
         }
-        _ => min_traffic::place(tasks.len(), m, &current, cost),
+        _ => min_traffic::place(tasks.len(), m, &current, &class, cost),
     };
     let mut moved = 0;
     for (i, &t) in tasks.iter().enumerate() {
@@ -379,7 +400,7 @@ fn optimize_pair<W: RackWork>(
             .contains(rack(state, pair[k]))
     };
     let cost = cost_fn(tasks.len(), costs, &current, cross);
-    let placed = min_traffic::place(tasks.len(), 2, &current, cost);
+    let placed = min_traffic::place_pair(&current, cost);
     let mut moved = 0;
     for (x, &(t, side)) in tasks.iter().enumerate() {
         if placed[x] != side {
