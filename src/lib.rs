@@ -20,6 +20,7 @@
 
 pub mod assignor;
 pub mod flow;
+pub mod generate;
 pub mod metrics;
 pub mod model;
 pub mod sim;

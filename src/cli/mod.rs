@@ -3,6 +3,7 @@
 //! on stderr naming the field and value).
 
 mod assign;
+mod generate;
 mod simulate;
 mod sweep;
 
@@ -23,6 +24,8 @@ enum Command {
     Assign(assign::AssignArgs),
     /// List the strategies with a one-line description each.
     Strategies,
+    /// Print a synthetic cluster state (JSON): a preset shape or your own.
+    Generate(generate::GenerateArgs),
     /// Run a scenario (TOML) with each strategy and compare them.
     ///
     /// Prints a comparison table; writes summary.json, timeseries.csv and SVG
@@ -71,6 +74,7 @@ pub fn run() -> i32 {
     let result = match cli.command {
         Command::Assign(args) => assign::run(&args),
         Command::Strategies => emit(&strategies_table()),
+        Command::Generate(args) => generate::run(&args),
         Command::Simulate(args) => simulate::run(&args),
         Command::Sweep(args) => sweep::run(&args),
     };

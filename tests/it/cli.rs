@@ -911,3 +911,47 @@ fn extreme_numbers_are_accepted_without_panic() {
         assert!(plan["metrics"]["replica_restore_records"].is_u64());
     }
 }
+
+/// `generate` prints a state `assign` reads back; the same flags and seed
+/// give the same bytes; flags override a preset; bad flags exit 2 naming
+/// the flag.
+#[test]
+fn generate_prints_states_assign_reads() {
+    let args = [
+        "generate",
+        "--stateful",
+        "30",
+        "--stateless",
+        "4",
+        "--clients",
+        "5",
+        "--threads",
+        "3",
+        "--history",
+        "random",
+        "--seed",
+        "9",
+    ];
+    let first = smoothscale(&args, None);
+    assert_eq!(first.code, Some(0), "{}", first.stderr);
+    assert_eq!(smoothscale(&args, None).stdout, first.stdout);
+    let state = wire::state_from_json(&first.stdout).expect("a valid state");
+    assert_eq!((state.tasks().len(), state.clients().len()), (34, 5));
+    let plan = smoothscale(&["assign"], Some(first.stdout.as_bytes()));
+    assert_eq!(plan.code, Some(0), "{}", plan.stderr);
+
+    let small = smoothscale(
+        &["generate", "--preset", "1000t_1000c", "--clients", "7"],
+        None,
+    );
+    let state = wire::state_from_json(&small.stdout).expect("a valid state");
+    assert_eq!((state.tasks().len(), state.clients().len()), (1000, 7));
+
+    let bad = smoothscale(&["generate", "--preset", "huge"], None);
+    assert_eq!(bad.code, Some(2));
+    assert!(bad.stdout.is_empty());
+    assert!(bad.stderr.contains("--preset must be one of") && bad.stderr.contains("\"huge\""));
+    let bad = smoothscale(&["generate", "--threads", "0"], None);
+    assert_eq!(bad.code, Some(2));
+    assert!(bad.stderr.contains("--threads"), "{}", bad.stderr);
+}

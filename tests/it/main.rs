@@ -3,6 +3,7 @@
 mod cli;
 mod convergence;
 mod flow;
+mod golden;
 mod heron;
 mod kip441_spec;
 mod optimal;
