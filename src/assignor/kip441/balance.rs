@@ -19,22 +19,109 @@ pub(super) fn round_robin(work: &mut Work, stateful: &[usize]) {
 /// move strictly reduces the pair's per-thread load gap, until a pass moves
 /// nothing. The load is all replicas per thread, even when balancing standbys.
 ///
-/// Complexity: O(passes × C²) pair checks, plus O(log) per moved task; a pair
-/// that cannot move costs O(1).
+/// Kafka checks all `C²` pairs in every pass. A pair can move something only
+/// if the destination's load after receiving a task is at most the source's
+/// after giving one (`should_move`'s "proposed ≥ 0"), so for each source this
+/// port asks a min-tree over the clients' "load after receiving" for the next
+/// destination, in index order, that passes — exactly the pairs Kafka would
+/// act on, in Kafka's order — and skips pairs `may_move` forbids (no task
+/// could move there). Complexity: O(passes × C log C + moves × log C), not
+/// O(passes × C²).
 pub(super) fn balance(work: &mut Work, role: Role, may_move: impl Fn(Client, Client) -> bool) {
     let n = work.client_count();
+    let receiving = |w: &Work, c: Client| Load::of(w.assigned_count(c) + 1, w.capacity[c]).0;
+    let mut tree = MinTree::new((0..n).map(|c| receiving(work, c)).collect());
     loop {
         let mut moved_any = false;
         for src in 0..n {
-            for dst in 0..n {
-                if src != dst {
-                    moved_any |= balance_pair(work, role, src, dst, &may_move);
+            let mut from = 0;
+            loop {
+                let count = work.assigned_count(src);
+                if count == 0 {
+                    break;
+                }
+                let giving = Load::of(count - 1, work.capacity[src]).0;
+                let Some(dst) = tree.first_at_most(from, giving) else {
+                    break;
+                };
+                from = dst + 1;
+                if dst == src || !may_move(src, dst) {
+                    continue;
+                }
+                if balance_pair(work, role, src, dst, &may_move) {
+                    moved_any = true;
+                    tree.set(src, receiving(work, src));
+                    tree.set(dst, receiving(work, dst));
                 }
             }
         }
         if !moved_any {
             return;
         }
+    }
+}
+
+/// The minimum of a range of values, kept in a segment tree: set one value,
+/// or find the first position at or after `from` whose value is at most a
+/// bound, each in O(log n).
+struct MinTree {
+    /// Leaves at `size..size + n`; unused leaves hold +∞.
+    node: Vec<f64>,
+    size: usize,
+}
+
+impl MinTree {
+    fn new(values: Vec<f64>) -> MinTree {
+        let size = values.len().next_power_of_two().max(1);
+        let mut node = vec![f64::INFINITY; 2 * size];
+        node[size..size + values.len()].copy_from_slice(&values);
+        for i in (1..size).rev() {
+            node[i] = node[2 * i].min(node[2 * i + 1]);
+        }
+        MinTree { node, size }
+    }
+
+    fn set(&mut self, i: usize, value: f64) {
+        let mut i = i + self.size;
+        self.node[i] = value;
+        while i > 1 {
+            i /= 2;
+            self.node[i] = self.node[2 * i].min(self.node[2 * i + 1]);
+        }
+    }
+
+    /// The first position `≥ from` with a value `≤ bound`.
+    fn first_at_most(&self, from: usize, bound: f64) -> Option<usize> {
+        if from >= self.size {
+            return None;
+        }
+        // Climb from the leaf: find the first subtree to the right of (or
+        // containing) `from` whose minimum passes, then descend into it.
+        let mut i = from + self.size;
+        if self.node[i] <= bound {
+            return Some(from);
+        }
+        loop {
+            // Move to the next subtree on the right at this level.
+            while i % 2 == 1 {
+                i /= 2;
+                if i <= 1 {
+                    return None;
+                }
+            }
+            i += 1;
+            if self.node[i] <= bound {
+                break;
+            }
+        }
+        while i < self.size {
+            i = if self.node[2 * i] <= bound {
+                2 * i
+            } else {
+                2 * i + 1
+            };
+        }
+        Some(i - self.size)
     }
 }
 
@@ -77,4 +164,31 @@ fn should_move(work: &Work, src: Client, dst: Client) -> bool {
     let dst_after = Load::of(work.assigned_count(dst) + 1, work.capacity[dst]).0;
     let proposed = src_after - dst_after;
     proposed >= 0.0 && proposed < skew
+}
+
+#[cfg(test)]
+mod tests {
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
+    use super::MinTree;
+
+    #[test]
+    fn min_tree_finds_what_a_scan_finds() {
+        let mut rng = ChaCha8Rng::seed_from_u64(441);
+        for _ in 0..200 {
+            let n = rng.random_range(1..40);
+            let mut values: Vec<f64> = (0..n).map(|_| f64::from(rng.random_range(0..10))).collect();
+            let mut tree = MinTree::new(values.clone());
+            for _ in 0..50 {
+                let i = rng.random_range(0..n);
+                values[i] = f64::from(rng.random_range(0..10));
+                tree.set(i, values[i]);
+                let from = rng.random_range(0..n + 2);
+                let bound = f64::from(rng.random_range(0..10));
+                let scan = (from..n).find(|&j| values[j] <= bound);
+                assert_eq!(tree.first_at_most(from, bound), scan);
+            }
+        }
+    }
 }

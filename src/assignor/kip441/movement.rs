@@ -6,8 +6,6 @@
 //! scarce warm-ups go to the most at-risk tasks. Kafka has no destination
 //! tie-break (heap order); this port uses the destination's id.
 
-use std::collections::BTreeSet;
-
 use super::lags::LagIndex;
 use super::work::{Client, Role, Task, Work};
 
@@ -73,15 +71,18 @@ fn swap(work: &mut Work, t: Task, src: Client, dest: Client) {
 /// The movements of `role` replicas, in service order: (caught-up clients,
 /// task, destination) for every replica on a client that needs to give it up.
 /// Warm-ups are not in the standby sets, so they stay put.
-fn movements(work: &Work, lags: &LagIndex, role: Role) -> BTreeSet<(usize, Task, Client)> {
-    let mut queue = BTreeSet::new();
+fn movements(work: &Work, lags: &LagIndex, role: Role) -> Vec<(usize, Task, Client)> {
+    let mut queue = Vec::new();
     for c in 0..work.client_count() {
         for &t in work.tasks(c, role) {
             if lags.needs_move(c, t) {
-                queue.insert((lags.caught_up_count(t), t, c));
+                queue.push((lags.caught_up_count(t), t, c));
             }
         }
     }
+    // Distinct keys (a task sits once on a client in one role): a sort gives
+    // the ordered set's order.
+    queue.sort_unstable();
     queue
 }
 

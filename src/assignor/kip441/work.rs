@@ -33,8 +33,9 @@ pub(super) struct Work {
     pub warmup: Vec<BTreeSet<Task>>,
     /// The client running each task as active.
     pub owner: Vec<Option<Client>>,
-    /// Clients holding each task as standby or warm-up.
-    pub replicas: Vec<BTreeSet<Client>>,
+    /// Clients holding each task as standby or warm-up, ascending: a short
+    /// sorted list (a task has a handful of replicas), cheaper than a tree.
+    pub replicas: Vec<Vec<Client>>,
     /// Every client keyed by (assigned load, index): Kafka's "least loaded" order.
     pub by_load: BTreeSet<(Load, Client)>,
 }
@@ -51,7 +52,7 @@ impl Work {
             standby: vec![BTreeSet::new(); n],
             warmup: vec![BTreeSet::new(); n],
             owner: vec![None; t],
-            replicas: vec![BTreeSet::new(); t],
+            replicas: vec![Vec::new(); t],
             by_load,
         }
     }
@@ -76,7 +77,7 @@ impl Work {
     }
 
     pub(super) fn holds(&self, c: Client, t: Task) -> bool {
-        self.owner[t] == Some(c) || self.replicas[t].contains(&c)
+        self.owner[t] == Some(c) || self.replicas[t].binary_search(&c).is_ok()
     }
 
     pub(super) fn has_standby(&self, c: Client, t: Task) -> bool {
@@ -110,7 +111,7 @@ impl Work {
             }
             Role::Standby => {
                 w.standby[c].insert(t);
-                w.replicas[t].insert(c);
+                insert_sorted(&mut w.replicas[t], c);
             }
         });
     }
@@ -123,7 +124,7 @@ impl Work {
             }
             Role::Standby => {
                 w.standby[c].remove(&t);
-                w.replicas[t].remove(&c);
+                remove_sorted(&mut w.replicas[t], c);
             }
         });
     }
@@ -148,7 +149,7 @@ impl Work {
     pub(super) fn add_warmup(&mut self, c: Client, t: Task) {
         self.rekey(c, |w| {
             w.warmup[c].insert(t);
-            w.replicas[t].insert(c);
+            insert_sorted(&mut w.replicas[t], c);
         });
     }
 
@@ -165,6 +166,20 @@ impl Work {
             warmup: task_ids(state, &self.warmup[c]),
         });
         plan_of(state, name, plans)
+    }
+}
+
+/// Adds `c` to a sorted list (it is not there yet).
+fn insert_sorted(list: &mut Vec<Client>, c: Client) {
+    if let Err(i) = list.binary_search(&c) {
+        list.insert(i, c);
+    }
+}
+
+/// Removes `c` from a sorted list, if there.
+fn remove_sorted(list: &mut Vec<Client>, c: Client) {
+    if let Ok(i) = list.binary_search(&c) {
+        list.remove(i);
     }
 }
 
@@ -187,7 +202,7 @@ impl crate::assignor::rack::RackWork for Work {
     }
 
     fn holders(&self, t: Task) -> Vec<Client> {
-        let mut holders: Vec<Client> = self.replicas[t].iter().copied().collect();
+        let mut holders: Vec<Client> = self.replicas[t].clone();
         holders.extend(self.owner[t]);
         holders.sort_unstable();
         holders
