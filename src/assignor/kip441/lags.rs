@@ -125,39 +125,49 @@ impl LagIndex {
         self.most_caught_up[t].map(|(_, c)| c)
     }
 
-    /// The first client in `(lag, id)` order that precedes `dest` and passes
-    /// `eligible`. Walks the reports of `t`, then the no-report clients in id
-    /// order, so it costs O(reports + rejected clients).
+    /// The first client in `(lag, id)` order that precedes `dest` and holds
+    /// no replica of `t`: neither `owner` nor one of `replicas` (sorted).
+    /// Among the clients without a report (all with the same lag) the first
+    /// is the lowest id outside the reports and the holders, found by walking
+    /// those sorted lists together: O(reports + holders), whatever the
+    /// number of clients.
     pub(super) fn first_before(
         &self,
         t: Task,
         dest: Client,
-        eligible: impl Fn(Client) -> bool,
+        replicas: &[Client],
+        owner: Option<Client>,
     ) -> Option<Client> {
+        let holds = |c: Client| owner == Some(c) || replicas.binary_search(&c).is_ok();
         let limit = (self.lag(dest, t), dest);
-        let reported = self.entries[t]
+        let row = &self.entries[t];
+        let reported = row
             .iter()
             .map(|&(c, lag)| (lag, c))
-            .filter(|&key| key < limit && eligible(key.1))
+            .filter(|&key| key < limit && !holds(key.1))
             .min();
-        let unreported = self
-            .unreported_clients(t)
-            .map(|c| (self.default[t], c))
-            .take_while(|&key| key < limit)
-            .find(|&(_, c)| eligible(c));
-        reported.into_iter().chain(unreported).min().map(|(_, c)| c)
-    }
-
-    /// Clients with no report for `t`, in id order.
-    fn unreported_clients(&self, t: Task) -> impl Iterator<Item = Client> + '_ {
-        let row = &self.entries[t];
-        let mut next = 0;
-        (0..self.clients).filter(move |&c| {
-            while next < row.len() && row[next].0 < c {
-                next += 1;
+        let (mut r, mut h) = (0, 0);
+        let mut c = 0;
+        let unreported = loop {
+            if c >= self.clients {
+                break None;
             }
-            !(next < row.len() && row[next].0 == c)
-        })
+            while r < row.len() && row[r].0 < c {
+                r += 1;
+            }
+            while h < replicas.len() && replicas[h] < c {
+                h += 1;
+            }
+            let taken = (r < row.len() && row[r].0 == c)
+                || (h < replicas.len() && replicas[h] == c)
+                || owner == Some(c);
+            if !taken {
+                break Some((self.default[t], c));
+            }
+            c += 1;
+        };
+        let unreported = unreported.filter(|&key| key < limit);
+        reported.into_iter().chain(unreported).min().map(|(_, c)| c)
     }
 }
 

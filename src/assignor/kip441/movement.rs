@@ -128,7 +128,7 @@ pub(super) fn move_standbys(work: &mut Work, lags: &LagIndex, budget: &mut Budge
     for (_, t, dest) in queue {
         let eligible = |c: Client| !work.holds(c, t);
         let src = least_loaded_caught_up(work, lags, t, eligible)
-            .or_else(|| lags.first_before(t, dest, eligible));
+            .or_else(|| lags.first_before(t, dest, &work.replicas[t], work.owner[t]));
         let Some(src) = src else { continue };
         work.assign(src, t, Role::Standby);
         if budget.take() {
