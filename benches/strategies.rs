@@ -51,10 +51,10 @@ fn bench(c: &mut Criterion) {
             b.iter(|| read_once(black_box(s)))
         });
         for name in assignor::names() {
-            // The exact reference bound ran for over 3 minutes on 100,000 ×
+            // The exact reference bound ran for over 90 seconds on 100,000 ×
             // 1,000 without finishing (2026-12-03); it is a measuring stick.
             if name == "optimal" && preset.spec.stateful > 20_000 {
-                eprintln!("{name}/{}: not timed: over 3 minutes at this size", preset.name);
+                eprintln!("{name}/{}: not timed: over 90 s at this size", preset.name);
                 continue;
             }
             let a = assignor::by_name(name).expect("registered");
