@@ -75,6 +75,7 @@ impl Assignor for Optimal {
             standby_count: true,
             warmup_budget: true,
             resource_capacity: false,
+            warmups_stand_in: false,
         }
     }
 
