@@ -3,6 +3,7 @@
 
 pub mod heron;
 pub mod kip441;
+pub mod learner;
 mod load;
 pub mod optimal;
 pub mod rack;
@@ -72,6 +73,7 @@ pub trait Assignor: Sync {
 
 static ALL: &[&dyn Assignor] = &[
     &kip441::Kip441,
+    &learner::Kip441Learner,
     &sticky::LegacySticky,
     &sticky::FallbackPrior,
     &samza::Samza,

@@ -5,6 +5,7 @@ mod convergence;
 mod flow;
 mod heron;
 mod kip441_spec;
+mod learner;
 mod optimal;
 mod properties;
 mod rack;
