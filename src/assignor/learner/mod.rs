@@ -48,8 +48,9 @@
 //!   `⌊f⌋ ..= ⌈f⌉` (the stability rule: made again on its own outcome, a plan
 //!   is the same plan), otherwise each while its client is below `⌈f⌉` and
 //!   the task's owner is leaving or above `⌊f⌋`.
-//! - *Standbys*: `min(num_standby_replicas, clients − 1)`, on staying clients
-//!   first, previous holders first. A learner stands in for the standby it
+//! - *Standbys*: `min(num_standby_replicas, clients − 1)`: previous holders
+//!   first, then caught-up clients, then staying ones (a leaving client's
+//!   copies serve until it leaves, so the others restore learners first). A learner stands in for the standby it
 //!   was converted from, so a task being learned may have one standby fewer
 //!   (`Claims::warmups_stand_in`, checked by `validate`).
 //! - *Budget*: none. All learners a membership change calls for are placed at
@@ -61,8 +62,8 @@
 //!   taken its active), so a rebalance it triggers always moves something.
 //! - *Scale-down*: a `leaving` client has no fair share: it keeps its stateful
 //!   actives until learners elsewhere are ready (their rejoins hand each over),
-//!   loses its stateless ones at once, and gets standbys only when no staying
-//!   client can hold them. The simulator removes it when each of its actives
+//!   loses its stateless ones at once, and keeps its standbys (new ones go to
+//!   it only when it is caught up, or no staying client can hold them). The simulator removes it when each of its actives
 //!   has a ready learner elsewhere, or after `scale_down_timeout`; then rule
 //!   (3) promotes the learners. When every client is leaving, none is.
 //!

@@ -5,8 +5,10 @@
 //! task with a learner keeps as many standbys as it had (previous standbys
 //! still among the candidates), between one fewer than wanted and the number
 //! wanted, so a plan made again on the same report is the same plan.
-//! Candidates in order: staying clients, previous standby holders, caught-up
-//! clients, the fewest replicas per thread, id.
+//! Candidates in order: previous standby holders, caught-up clients, staying
+//! clients, the fewest replicas per thread, id. A leaving client's copies so
+//! serve as standbys until it leaves, and the clients that stay spend their
+//! restore bandwidth on the learners that let it leave.
 
 use crate::assignor::load::Load;
 
@@ -34,9 +36,9 @@ pub(super) fn place(work: &mut Work, stateful: &[Task]) {
         };
         candidates.sort_by_cached_key(|&c| {
             (
-                work.leaving[c],
                 !work.had_standby(c, t),
                 !work.caught_up(c, t),
+                work.leaving[c],
                 Load::of(work.assigned_count(c), work.capacity(c)),
                 c,
             )
