@@ -481,10 +481,15 @@ fn learner_cluster() -> impl Strategy<Value = ClusterState> {
         })
 }
 
-/// Per staying client: actives it runs minus those its owner is being
-/// relieved of by a learner elsewhere, plus its own learners, per kind.
-fn intended(state: &ClusterState, plan: &Plan, stateful: bool) -> BTreeMap<ClientId, usize> {
-    let kind = |t: &TaskId| state.task(*t).is_some_and(|t| t.stateful) == stateful;
+/// Per client: the actives of the kinds `count` accepts (by statefulness)
+/// it runs, minus those a learner elsewhere is taking from it, plus its own
+/// learners.
+fn intended(
+    state: &ClusterState,
+    plan: &Plan,
+    count: fn(bool) -> bool,
+) -> BTreeMap<ClientId, usize> {
+    let kind = |t: &TaskId| count(state.task(*t).is_some_and(|t| t.stateful));
     let learned: BTreeSet<TaskId> = plan
         .clients
         .values()
@@ -504,9 +509,16 @@ fn intended(state: &ClusterState, plan: &Plan, stateful: bool) -> BTreeMap<Clien
         .collect()
 }
 
-/// Whether every client's intended count is within `lo ..= hi` of its fair
-/// share `f = T·k/K` over the staying clients (`scale(f)` rounded down and up).
-fn within_share(state: &ClusterState, plan: &Plan, lo: fn(f64) -> f64, hi: fn(f64) -> f64) -> bool {
+/// Whether every client's intended count of the actives `count` accepts is
+/// within `lo(f) ..= hi(f)` (rounded down and up) of its fair share
+/// `f = T·k/K` of them over the staying clients.
+fn within_share(
+    state: &ClusterState,
+    plan: &Plan,
+    count: fn(bool) -> bool,
+    lo: fn(f64) -> f64,
+    hi: fn(f64) -> f64,
+) -> bool {
     let all_leaving = state.clients().iter().all(|c| c.leaving);
     let staying = |c: &Client| all_leaving || !c.leaving;
     let weight: u32 = state
@@ -515,23 +527,39 @@ fn within_share(state: &ClusterState, plan: &Plan, lo: fn(f64) -> f64, hi: fn(f6
         .filter(|c| staying(c))
         .map(|c| c.capacity)
         .sum();
-    [true, false].into_iter().all(|stateful| {
-        let counts = intended(state, plan, stateful);
-        let total: usize = counts.values().sum();
-        state.clients().iter().all(|c| {
-            let f = if staying(c) {
-                total as f64 * f64::from(c.capacity) / f64::from(weight)
-            } else {
-                0.0
-            };
-            let n = counts[&c.id] as f64;
-            n >= lo(f).floor() - 1e-9 && n <= hi(f).ceil() + 1e-9
-        })
+    let counts = intended(state, plan, count);
+    let total: usize = counts.values().sum();
+    state.clients().iter().all(|c| {
+        let f = if staying(c) {
+            total as f64 * f64::from(c.capacity) / f64::from(weight)
+        } else {
+            0.0
+        };
+        let n = counts[&c.id] as f64;
+        n >= lo(f).floor() - 1e-9 && n <= hi(f).ceil() + 1e-9
     })
 }
 
+/// Stateful actives only, or all actives.
+const STATEFUL: fn(bool) -> bool = |stateful| stateful;
+const ALL: fn(bool) -> bool = |_| true;
+
 proptest! {
     #![proptest_config(support::proptest_config())]
+
+    /// Every plan passes `validate` with the strategy's claims (warm-ups
+    /// standing in for standbys, no warm-up budget), with random learners
+    /// and leaving clients in the input, and never asks to probe.
+    #[test]
+    fn validate_holds_with_learners_and_leaving_clients(state in learner_cluster()) {
+        let plan = learner(&state);
+        prop_assert_eq!(plan.followup_rebalance_ms, None);
+        prop_assert_eq!(
+            plan.followup_when_caught_up.len(),
+            plan.warmup_count(),
+            "one learner per listed task"
+        );
+    }
 
     /// Made again on its own outcome with membership and lags unchanged
     /// (learners still behind), the plan is the same plan.
@@ -546,17 +574,19 @@ proptest! {
     }
 
     /// With every copy caught up at once, the second plan has no learner and
-    /// no follow-up, every client is within `⌊f⌋ ..= ⌈f⌉` (so within the
-    /// design's 0.5×–2×), leaving clients run nothing, and it is kept. Every
-    /// plan on the way is within the shares counting learners at their
-    /// destination.
+    /// no follow-up, leaving clients run nothing, and it is kept. Every plan
+    /// on the way, counting learners at their destination, has every client
+    /// within `⌊f⌋ ..= ⌈f⌉` of its share of stateful actives and within the
+    /// design's 0.5×–2× of its share of all actives; with clients of one
+    /// thread, within `⌊F⌋ ..= ⌈F⌉` of it at the end.
     #[test]
     fn instant_catch_up_converges_within_the_fair_share(state in learner_cluster()) {
         let mut state = state;
         let mut plan = learner(&state);
         let replay = smoothscale::wire::state_to_json(&state);
         for round in 0..2 {
-            prop_assert!(within_share(&state, &plan, |f| f, |f| f), "round {round}\n{replay}");
+            prop_assert!(within_share(&state, &plan, STATEFUL, |f| f, |f| f), "round {round}\n{replay}");
+            prop_assert!(within_share(&state, &plan, ALL, |f| f / 2.0, |f| 2.0 * f), "round {round}\n{replay}");
             if plan.followup_when_caught_up.is_empty() {
                 break;
             }
@@ -567,7 +597,10 @@ proptest! {
         }
         prop_assert!(plan.followup_when_caught_up.is_empty(), "not converged in two rebalances\n{}", replay);
         prop_assert_eq!(plan.warmup_count(), 0);
-        prop_assert!(within_share(&state, &plan, |f| f / 2.0, |f| 2.0 * f));
+        prop_assert!(within_share(&state, &plan, ALL, |f| f / 2.0, |f| 2.0 * f), "{}", replay);
+        if state.clients().iter().all(|c| c.capacity == 1) {
+            prop_assert!(within_share(&state, &plan, ALL, |f| f, |f| f), "{}", replay);
+        }
         if state.clients().iter().any(|c| !c.leaving) {
             for c in state.clients().iter().filter(|c| c.leaving) {
                 prop_assert!(plan.clients[&c.id].active.is_empty(), "{} still runs tasks", c.id);

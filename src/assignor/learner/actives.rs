@@ -69,8 +69,8 @@ pub(super) fn place_stateful(work: &mut Work, stateful: &[Task], bounds: &[(usiz
 }
 
 /// Places every stateless task's active: its previous owner while that one
-/// stays and has room, else the staying client with the fewest stateless
-/// actives per thread; then moves them (no state to learn) until every
+/// stays and has room, else the staying client with room and the fewest
+/// stateless actives per thread; then moves them (no state to learn) until every
 /// client is within its share: leaving owners first, then the most loaded.
 pub(super) fn place_stateless(work: &mut Work, stateless: &[Task], bounds: &[(usize, usize)]) {
     let k = Kind::Stateless as usize;
@@ -81,7 +81,8 @@ pub(super) fn place_stateless(work: &mut Work, stateless: &[Task], bounds: &[(us
             (0..work.client_count())
                 .min_by_key(|&c| {
                     let load = work.load[k][c];
-                    (work.leaving[c], Load::of(load, work.capacity(c)), c)
+                    let full = load >= bounds[c].1;
+                    (work.leaving[c], full, Load::of(load, work.capacity(c)), c)
                 })
                 .expect("at least one client")
         });

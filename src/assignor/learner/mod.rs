@@ -26,11 +26,15 @@
 //!   (or running), through [`Lag::is_caught_up`](crate::model::Lag::is_caught_up).
 //!   A *learner* is a warm-up in the plan; a client's previous learners are
 //!   its `previous_warmup`.
-//! - *Fair share* is by capacity over the staying (not `leaving`) clients,
-//!   stateful and stateless actives apart: `f = T·k_c/K`. Every client is
-//!   brought within `⌊f⌋ ..= ⌈f⌉`, tighter than 0.5×–2× (which it implies,
-//!   rounded: `⌊f/2⌋ ..= ⌈2f⌉`), so that the simulator's convergence rule
-//!   (active spread per thread ≤ 1) judges it as it judges kip441.
+//! - *Fair share* is by capacity over the staying (not `leaving`) clients:
+//!   `f = T·k_c/K` of the `T` stateful tasks. Every client is brought within
+//!   `⌊f⌋ ..= ⌈f⌉` stateful actives (counting learners at their
+//!   destination); then stateless tasks are dealt one at a time to the
+//!   client with the fewest actives per thread, which sets each client's
+//!   stateless quota (kip441 deals them by active load too). That is tighter
+//!   than 0.5×–2× of the share of all actives, so that the simulator's
+//!   convergence rule (active spread per thread ≤ 1) judges it as it judges
+//!   kip441.
 //! - *Capacity* in rules (1), (3) and (4) means below `⌈f⌉`. Rule (2) keeps
 //!   the previous owner whatever its load: moving an active to a client that
 //!   must restore it is what learners avoid. Rule (4) prefers staying
@@ -91,6 +95,9 @@ mod work;
 #[cfg(test)]
 mod tests;
 
+use std::collections::BTreeSet;
+
+use crate::assignor::load::Load;
 use crate::assignor::optimal::weighted_share_bounds;
 use crate::model::{ClusterState, Plan};
 
@@ -146,11 +153,34 @@ fn assign_tasks(work: &mut Work) {
         (0..work.owner.len()).partition(|&t| work.kind(t) == Kind::Stateful);
     let weights = work.weights();
     let stateful_bounds = weighted_share_bounds(&weights, stateful.len());
-    let stateless_bounds = weighted_share_bounds(&weights, stateless.len());
 
     actives::place_stateful(work, &stateful, &stateful_bounds);
-    actives::place_stateless(work, &stateless, &stateless_bounds);
     learners::keep(work, &stateful_bounds);
     learners::place(work, &stateful_bounds);
+    let stateless_quotas = stateless_quotas(work, stateless.len());
+    actives::place_stateless(work, &stateless, &stateless_quotas);
     standbys::place(work, &stateful);
+}
+
+/// Each client's quota of stateless actives (as `(lo, hi)` bounds, equal):
+/// stateless tasks dealt one at a time to the staying client with the fewest
+/// actives per thread, counting its intended stateful ones, ties by id, so
+/// that stateful and stateless rounding do not add up (kip441 places its
+/// stateless tasks by active load the same way).
+fn stateless_quotas(work: &Work, stateless: usize) -> Vec<(usize, usize)> {
+    let stateful = &work.load[Kind::Stateful as usize];
+    let mut quota = vec![0; work.client_count()];
+    let load = |c: usize, q: usize| Load::of(stateful[c] + q, work.capacity(c));
+    let mut by_load: BTreeSet<(Load, usize)> = (0..work.client_count())
+        .filter(|&c| !work.leaving[c])
+        .map(|c| (load(c, 0), c))
+        .collect();
+    for _ in 0..stateless {
+        let Some((_, c)) = by_load.pop_first() else {
+            break;
+        };
+        quota[c] += 1;
+        by_load.insert((load(c, quota[c]), c));
+    }
+    quota.into_iter().map(|q| (q, q)).collect()
 }

@@ -64,3 +64,19 @@ fn balance_moves_from_leaving_and_heavy_donors_to_light_receivers() {
     assert_eq!(shifts, vec![(1, 2, 3), (1, 2, 4)]);
     assert_eq!(work.load[Kind::Stateful as usize], vec![3, 0, 2]);
 }
+
+/// Stateless tasks fill the clients with the fewest actives per thread,
+/// counting stateful ones: c0 (1 thread, 2 stateful) gets none, c1 (2
+/// threads, 1 stateful) all three, ending at 2 per thread each.
+#[test]
+fn stateless_quotas_level_actives_per_thread() {
+    let mut tasks: Vec<Task> = (0..3).map(|p| Task::stateful(t(p), 100)).collect();
+    tasks.extend((0..3).map(|p| Task::stateless(TaskId::new(1, p))));
+    let clients = vec![Client::new("c0", 1), Client::new("c1", 2)];
+    let state = ClusterState::new(AssignmentConfig::default(), tasks, clients).expect("valid");
+    let mut work = Work::new(&state);
+    work.set_active(0, 0);
+    work.set_active(0, 1);
+    work.set_active(1, 2);
+    assert_eq!(super::stateless_quotas(&work, 3), vec![(0, 0), (3, 3)]);
+}
