@@ -54,22 +54,25 @@
 //!   the task's owner is leaving or above `⌊f⌋`.
 //! - *Standbys*: `min(num_standby_replicas, clients − 1)`: previous holders
 //!   first, then caught-up clients, then staying ones (a leaving client's
-//!   copies serve until it leaves, so the others restore learners first). A learner stands in for the standby it
-//!   was converted from, so a task being learned may have one standby fewer
-//!   (`Claims::warmups_stand_in`, checked by `validate`).
+//!   copies serve until it leaves, so the others restore learners first). A
+//!   learner stands in for the standby it was converted from, so a task
+//!   being learned may have one standby fewer (`Claims::warmups_stand_in`,
+//!   checked by `validate`). Standbys are not rebalanced onto newcomers.
 //! - *Budget*: none. All learners a membership change calls for are placed at
 //!   once (`Claims::warmup_budget` is false): the old design had no
 //!   `max_warmup_replicas`.
 //! - *Follow-up*: the plan lists every task with a learner in
 //!   `followup_when_caught_up` and never asks for a probing rebalance. No
 //!   listed learner is ready when the plan is made (a ready one would have
-//!   taken its active), so a rebalance it triggers always moves something.
+//!   taken its active), so the rebalance it triggers hands an active over
+//!   unless membership has changed meanwhile.
 //! - *Scale-down*: a `leaving` client has no fair share: it keeps its stateful
 //!   actives until learners elsewhere are ready (their rejoins hand each over),
 //!   loses its stateless ones at once, and keeps its standbys (new ones go to
-//!   it only when it is caught up, or no staying client can hold them). The simulator removes it when each of its actives
-//!   has a ready learner elsewhere, or after `scale_down_timeout`; then rule
-//!   (3) promotes the learners. When every client is leaving, none is.
+//!   it only when it is caught up, or no staying client can hold them). The
+//!   simulator removes it when each of its actives has a ready learner
+//!   elsewhere, or after `scale_down_timeout`; then rule (3) promotes the
+//!   learners. When every client is leaving, none is.
 //!
 //! # What it ignores
 //! Racks, client tags, resources and hosts.
