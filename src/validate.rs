@@ -44,6 +44,21 @@ pub enum Violation {
         /// What the client offers.
         capacity: f64,
     },
+    /// A stateful task's standbys and warm-ups do not meet
+    /// `min(num_standby_replicas, clients − 1)` when warm-ups stand in for
+    /// standbys ([`Claims::warmups_stand_in`]).
+    StandInCount {
+        /// The task.
+        task: TaskId,
+        /// Standbys wanted: `min(num_standby_replicas, clients − 1)`.
+        expected: usize,
+        /// Standbys in the plan (at most `expected`).
+        standbys: usize,
+        /// Warm-ups in the plan (standbys + warm-ups at least `expected`).
+        warmups: usize,
+    },
+    /// `followup_when_caught_up` lists a task with no warm-up in the plan.
+    FollowupWithoutWarmup(TaskId),
     /// More warm-ups than `max_warmup_replicas`.
     TooManyWarmups {
         /// The limit.
@@ -76,6 +91,19 @@ impl fmt::Display for Violation {
                 expected,
                 actual,
             } => write!(f, "task {task} has {actual} standbys, expected {expected}"),
+            Violation::StandInCount {
+                task,
+                expected,
+                standbys,
+                warmups,
+            } => write!(
+                f,
+                "task {task} has {standbys} standbys and {warmups} warm-ups, expected at most {expected} standbys and at least {expected} counting warm-ups"
+            ),
+            Violation::FollowupWithoutWarmup(t) => write!(
+                f,
+                "followup_when_caught_up lists task {t}, which has no warm-up in the plan"
+            ),
             Violation::OverCapacity {
                 client,
                 resource,
@@ -105,9 +133,11 @@ pub fn validate(state: &ClusterState, plan: &Plan) -> Result<(), Vec<Violation>>
 /// Checks `plan` against `state`: every client of the state appears and no
 /// other; every task exactly one active while any client exists; no client
 /// holds two replicas of one task; standbys and warm-ups only of stateful
-/// tasks; and, where the strategy `claims` them, `min(num_standby_replicas,
-/// clients − 1)` standbys per stateful task, at most `max_warmup_replicas`
-/// warm-ups, and actives within the resources clients state. Returns every violation found.
+/// tasks; every task of `followup_when_caught_up` has a warm-up; and, where
+/// the strategy `claims` them, `min(num_standby_replicas, clients − 1)`
+/// standbys per stateful task (warm-ups standing in for standbys with
+/// `warmups_stand_in`), at most `max_warmup_replicas` warm-ups, and actives
+/// within the resources clients state. Returns every violation found.
 pub fn validate_claims(
     state: &ClusterState,
     plan: &Plan,
@@ -117,6 +147,7 @@ pub fn validate_claims(
     check_clients(state, plan, &mut found);
     let mut actives: BTreeMap<TaskId, Vec<ClientId>> = BTreeMap::new();
     let mut standbys: BTreeMap<TaskId, usize> = BTreeMap::new();
+    let mut warmups: BTreeMap<TaskId, usize> = BTreeMap::new();
     for (id, cp) in &plan.clients {
         let roles = [&cp.active, &cp.standby, &cp.warmup];
         for (r, set) in roles.iter().enumerate() {
@@ -139,10 +170,23 @@ pub fn validate_claims(
         for &t in &cp.standby {
             *standbys.entry(t).or_default() += 1;
         }
+        for &t in &cp.warmup {
+            *warmups.entry(t).or_default() += 1;
+        }
     }
     check_actives(state, &actives, &mut found);
     if claims.standby_count {
-        check_standby_count(state, &standbys, &mut found);
+        let stand_ins = if claims.warmups_stand_in {
+            Some(&warmups)
+        } else {
+            None
+        };
+        check_standby_count(state, &standbys, stand_ins, &mut found);
+    }
+    for &t in &plan.followup_when_caught_up {
+        if !warmups.contains_key(&t) {
+            found.push(Violation::FollowupWithoutWarmup(t));
+        }
     }
     if claims.resource_capacity {
         check_resources(state, plan, &mut found);
@@ -217,16 +261,29 @@ fn check_actives(
     }
 }
 
+/// Exactly `expected` standbys per stateful task or, when warm-ups stand
+/// in, at most `expected` standbys and at least `expected` with warm-ups.
 fn check_standby_count(
     state: &ClusterState,
     standbys: &BTreeMap<TaskId, usize>,
+    stand_ins: Option<&BTreeMap<TaskId, usize>>,
     found: &mut Vec<Violation>,
 ) {
     let replicas = state.config().num_standby_replicas as usize;
     let expected = replicas.min(state.clients().len().saturating_sub(1));
     for task in state.tasks().iter().filter(|t| t.stateful) {
         let actual = standbys.get(&task.id).copied().unwrap_or(0);
-        if actual != expected {
+        if let Some(warmups) = stand_ins {
+            let warmups = warmups.get(&task.id).copied().unwrap_or(0);
+            if actual > expected || actual + warmups < expected {
+                found.push(Violation::StandInCount {
+                    task: task.id,
+                    expected,
+                    standbys: actual,
+                    warmups,
+                });
+            }
+        } else if actual != expected {
             found.push(Violation::StandbyCount {
                 task: task.id,
                 expected,

@@ -3,6 +3,7 @@
 
 pub mod heron;
 pub mod kip441;
+pub mod learner;
 mod load;
 pub mod optimal;
 pub mod rack;
@@ -40,6 +41,11 @@ pub struct Claims {
     /// demands add up to no more than it (tasks without a stated demand are
     /// not counted here; a strategy's own defaults are its tests' business).
     pub resource_capacity: bool,
+    /// With `standby_count`: a warm-up may stand in for one standby of its
+    /// task (KIP-441's first design converts a standby into a learner), so a
+    /// stateful task has at most `min(num_standby_replicas, clients − 1)`
+    /// standbys, and at least that many counting its warm-ups.
+    pub warmups_stand_in: bool,
 }
 
 /// A task-assignment strategy: data in, plan out.
@@ -55,10 +61,19 @@ pub trait Assignor: Sync {
     fn claims(&self) -> Claims;
     /// Assigns every task of `state` to its clients.
     fn assign(&self, state: &ClusterState) -> Result<Plan, AssignError>;
+    /// Whether a graceful leave hands the leaver's tasks over first: the
+    /// simulator keeps the client in the group, marked
+    /// [`leaving`](crate::model::Client::leaving), until learners elsewhere
+    /// are ready or `scale_down_timeout` has passed (KIP-441's first
+    /// design). `false` (the default): a graceful leave is immediate.
+    fn hands_over_on_leave(&self) -> bool {
+        false
+    }
 }
 
 static ALL: &[&dyn Assignor] = &[
     &kip441::Kip441,
+    &learner::Kip441Learner,
     &sticky::LegacySticky,
     &sticky::FallbackPrior,
     &samza::Samza,
@@ -121,6 +136,7 @@ pub(crate) fn plan_of(
         strategy: strategy.to_string(),
         clients: ids.zip(client_plans).collect(),
         followup_rebalance_ms: None,
+        followup_when_caught_up: std::collections::BTreeSet::new(),
         diagnostics: Vec::new(),
     }
 }

@@ -30,6 +30,14 @@ pub struct Client {
     pub previous_active: BTreeSet<TaskId>,
     /// Tasks the client kept as standby (or warm-up) before this rebalance.
     pub previous_standby: BTreeSet<TaskId>,
+    /// Of `previous_standby`, the tasks the client held as warm-up replicas
+    /// (learners, for `kip441-learner`); a subset of `previous_standby`, so
+    /// strategies that cannot tell the two apart read only that.
+    pub previous_warmup: BTreeSet<TaskId>,
+    /// The client asked to leave the group gracefully and stays until its
+    /// tasks have been handed over (`kip441-learner`'s scale-down). Strategies
+    /// that do not hand over treat it as any other client.
+    pub leaving: bool,
     /// Reported lags of stateful tasks.
     pub lags: BTreeMap<TaskId, Lag>,
 }
@@ -47,6 +55,8 @@ impl Client {
             ram_mb: None,
             previous_active: BTreeSet::new(),
             previous_standby: BTreeSet::new(),
+            previous_warmup: BTreeSet::new(),
+            leaving: false,
             lags: BTreeMap::new(),
         }
     }
@@ -72,6 +82,22 @@ impl Client {
     /// Marks tasks as previously standby here.
     pub fn with_previous_standby(mut self, tasks: impl IntoIterator<Item = TaskId>) -> Self {
         self.previous_standby.extend(tasks);
+        self
+    }
+
+    /// Marks tasks as previously held as warm-ups here (they are added to
+    /// `previous_standby` too).
+    pub fn with_previous_warmup(mut self, tasks: impl IntoIterator<Item = TaskId>) -> Self {
+        for t in tasks {
+            self.previous_standby.insert(t);
+            self.previous_warmup.insert(t);
+        }
+        self
+    }
+
+    /// Marks the client as leaving the group gracefully.
+    pub fn leaving(mut self) -> Self {
+        self.leaving = true;
         self
     }
 

@@ -24,7 +24,8 @@ impl ClientPlan {
 }
 
 /// An assignment: per client its active, standby and warm-up tasks, and
-/// whether a follow-up (probing) rebalance is wanted.
+/// whether a follow-up rebalance is wanted: after a delay (probing) or when
+/// learners have caught up.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Plan {
     /// The strategy that made the plan.
@@ -34,6 +35,11 @@ pub struct Plan {
     /// Rebalance again after this many milliseconds (a probing rebalance);
     /// `None` when no follow-up is wanted.
     pub followup_rebalance_ms: Option<u64>,
+    /// Rebalance as soon as a warm-up (a *learner*, KIP-441's first design)
+    /// of one of these tasks has caught up: its client rejoins at once
+    /// instead of waiting for a probing rebalance. Every listed task has a
+    /// warm-up in the plan; empty when no such follow-up is wanted.
+    pub followup_when_caught_up: BTreeSet<TaskId>,
     /// Notes from the strategy about what it did not do and why.
     pub diagnostics: Vec<String>,
 }
@@ -48,6 +54,11 @@ impl Plan {
             }
         }
         owners
+    }
+
+    /// Whether the plan asks for a follow-up rebalance of either kind.
+    pub fn wants_followup(&self) -> bool {
+        self.followup_rebalance_ms.is_some() || !self.followup_when_caught_up.is_empty()
     }
 
     /// Total warm-up replicas in the plan.

@@ -263,6 +263,16 @@ fn check_history(
             ));
         }
     }
+    if let Some(id) = client
+        .previous_warmup
+        .iter()
+        .find(|id| !client.previous_standby.contains(id))
+    {
+        return Err(InputError::new(
+            at("previous_warmup"),
+            format!("names {id}, which is not in previous_standby of the same client (warm-ups are listed in both)"),
+        ));
+    }
     for id in client.lags.keys() {
         let field = format!("lags.{id}");
         let task = lookup(&field, id)?;

@@ -7,8 +7,24 @@
 //! chunk runs from that exact millisecond. Only the sharing of bandwidth
 //! among replicas whose targets move (standbys chasing a running active) is
 //! recomputed per chunk, so `step` bounds that approximation.
+//!
+//! # Learners (`kip441-learner`)
+//!
+//! A plan's `followup_when_caught_up` is honoured at the end of the chunk in
+//! which a listed warm-up's copy gets within `acceptable_recovery_lag` (so
+//! at most `step` late): its client rejoins and a rebalance runs at that
+//! instant, counted apart (`caught_up_rebalances`). A listed warm-up already
+//! caught up when its plan is applied triggers nothing (the plan was made
+//! knowing it). Under a strategy that [hands over on
+//! leave](crate::assignor::Assignor::hands_over_on_leave), a graceful leave
+//! of a scale-in marks the client `leaving` (a membership rebalance) instead
+//! of removing it; it leaves (another membership rebalance) as soon as each
+//! of its actives has a caught-up warm-up on another member (at once when it
+//! runs none), or `scale_down_timeout` after it asked, whichever is first.
+//! A leaving client that crashes stops leaving; a bounce is not a leave.
+//! The scale-in is the event convergence is timed from, not the final leave.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use crate::assignor::{AssignError, Assignor};
 use crate::metrics;
@@ -36,11 +52,15 @@ enum Happening {
     Rejoin(usize),
     /// A crashed client restarts (after a rack outage).
     Restart(usize),
+    /// A leaving client's `scale_down_timeout` is over; the time it asked
+    /// to leave tells a stale timeout from the current one.
+    LeaveTimeout(usize, u64),
 }
 
 /// Why a rebalance happens.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 enum Trigger {
+    CaughtUp,
     Probing,
     Membership,
 }
@@ -57,6 +77,8 @@ struct Run<'a> {
     queue: BTreeMap<(u64, u8, u64), Happening>,
     seq: u64,
     probe_at: Option<u64>,
+    /// Learners (client, task) whose catching up triggers a rebalance.
+    watch: BTreeSet<(usize, usize)>,
     metrics: RunMetrics,
     samples: Vec<Sample>,
     imbalance_milli: u64,
@@ -85,6 +107,7 @@ pub fn run(scenario: &Scenario, assignor: &dyn Assignor, seed: u64) -> Result<Ru
         queue: BTreeMap::new(),
         seq: 0,
         probe_at: None,
+        watch: BTreeSet::new(),
         metrics: RunMetrics::default(),
         samples: Vec::new(),
         imbalance_milli: 0,
@@ -208,7 +231,50 @@ impl Run<'_> {
                 trigger = Some(Trigger::Membership);
             }
         }
+        for c in self.world.members() {
+            if self.world.clients[c].leaving_since.is_some() && self.handed_over(c) {
+                self.settled_since = None;
+                if self.leave(c, Status::Gone) {
+                    trigger = Some(Trigger::Membership);
+                }
+            }
+        }
+        if trigger.is_none() && self.learner_caught_up() {
+            trigger = Some(Trigger::CaughtUp);
+        }
         trigger
+    }
+
+    /// Whether every active of leaving client `c` has a caught-up warm-up on
+    /// another member (stateless ones need none).
+    fn handed_over(&self, c: usize) -> bool {
+        let acceptable = self.scenario.config.acceptable_recovery_lag;
+        self.world.clients[c].actives.iter().all(|&t| {
+            !self.world.tasks[t].stateful
+                || self
+                    .world
+                    .caught_up_warmups(t, acceptable)
+                    .iter()
+                    .any(|&w| w != c)
+        })
+    }
+
+    /// Whether a watched learner has caught up (it stops being watched).
+    fn learner_caught_up(&mut self) -> bool {
+        if self.watch.is_empty() {
+            return false;
+        }
+        let acceptable = self.scenario.config.acceptable_recovery_lag;
+        let ready: Vec<(usize, usize)> = self
+            .watch
+            .iter()
+            .copied()
+            .filter(|&(c, t)| self.world.caught_up_warmups(t, acceptable).contains(&c))
+            .collect();
+        for pair in &ready {
+            self.watch.remove(pair);
+        }
+        !ready.is_empty()
     }
 
     /// Applies one happening; whether membership changed.
@@ -238,6 +304,9 @@ impl Run<'_> {
                 self.last_event_ms = now;
                 self.rejoin(c)
             }
+            Happening::LeaveTimeout(c, asked) => {
+                self.world.clients[c].leaving_since == Some(asked) && self.leave(c, Status::Gone)
+            }
         };
         if changed {
             self.settled_since = None;
@@ -255,14 +324,14 @@ impl Run<'_> {
                 *count > 0
             }
             EventKind::ScaleIn { count } => {
-                let mut members = self.world.members();
+                let mut members = self.staying_members();
                 let mut changed = false;
                 for _ in 0..*count {
                     if members.len() <= 1 {
                         break;
                     }
                     let c = members.pop().expect("more than one member");
-                    changed |= self.leave(c, Status::Gone);
+                    changed |= self.scale_in(c);
                 }
                 changed
             }
@@ -320,7 +389,7 @@ impl Run<'_> {
     }
 
     fn churn(&mut self, e: ChurnEvent) -> bool {
-        let members = self.world.members();
+        let members = self.staying_members();
         match e.kind {
             ChurnKind::Crash if members.len() > 1 => {
                 let c = members[(e.pick % members.len() as u64) as usize];
@@ -347,10 +416,30 @@ impl Run<'_> {
             }
             ChurnKind::ScaleIn if members.len() > 1 => {
                 let c = *members.last().expect("members");
-                self.leave(c, Status::Gone)
+                self.scale_in(c)
             }
             ChurnKind::Crash | ChurnKind::ScaleIn => false,
         }
+    }
+
+    /// Members not leaving, in creation order.
+    fn staying_members(&self) -> Vec<usize> {
+        let mut members = self.world.members();
+        members.retain(|&c| self.world.clients[c].leaving_since.is_none());
+        members
+    }
+
+    /// Member `c` is scaled in: it leaves at once, or, under a strategy that
+    /// hands over on leave, it asks to leave and waits (module doc).
+    fn scale_in(&mut self, c: usize) -> bool {
+        if !self.assignor.hands_over_on_leave() {
+            return self.leave(c, Status::Gone);
+        }
+        self.world.clients[c].leaving_since = Some(self.now);
+        if let Some(timeout) = self.scenario.cluster.scale_down_timeout_ms {
+            self.push(self.now + timeout, Happening::LeaveTimeout(c, self.now));
+        }
+        true
     }
 
     /// A member crashes: its actives stop now; the group notices later.
@@ -360,6 +449,7 @@ impl Run<'_> {
             return false;
         }
         self.world.clients[c].status = Status::CrashedMember;
+        self.world.clients[c].leaving_since = None;
         if lose_state {
             self.world.clients[c].stores.clear();
         }
@@ -378,6 +468,7 @@ impl Run<'_> {
             return false;
         }
         self.world.clients[c].status = status;
+        self.world.clients[c].leaving_since = None;
         for t in self.world.clients[c].actives.clone() {
             self.world.set_state(t, ActiveState::Down, self.now);
         }
@@ -407,6 +498,7 @@ impl Run<'_> {
         match trigger {
             Trigger::Membership => self.metrics.membership_rebalances += 1,
             Trigger::Probing => self.metrics.probing_rebalances += 1,
+            Trigger::CaughtUp => self.metrics.caught_up_rebalances += 1,
         }
         let state = self
             .world
@@ -438,14 +530,37 @@ impl Run<'_> {
         self.metrics.active_moves += active_moves;
         self.metrics.standby_moves += replica_moves;
         self.probe_at = plan.followup_rebalance_ms.map(|d| self.now + d);
+        self.watch_learners(&plan);
         self.imbalance_milli = self.imbalance();
-        let settled = plan.followup_rebalance_ms.is_none() && self.imbalance_milli <= 1000;
+        let settled = !plan.wants_followup() && self.imbalance_milli <= 1000;
         if !settled {
             self.settled_since = None;
         } else if self.settled_since.is_none() {
             self.settled_since = Some(self.now);
         }
         Ok(Ok(()))
+    }
+
+    /// Watches the warm-ups of the plan's `followup_when_caught_up` tasks
+    /// that are not caught up yet.
+    fn watch_learners(&mut self, plan: &crate::model::Plan) {
+        let acceptable = self.scenario.config.acceptable_recovery_lag;
+        self.watch.clear();
+        for t in 0..self.world.tasks.len() {
+            if !plan
+                .followup_when_caught_up
+                .contains(&self.world.tasks[t].id)
+            {
+                continue;
+            }
+            let ready = self.world.caught_up_warmups(t, acceptable);
+            let task = &self.world.tasks[t];
+            for &c in task.replicas.difference(&task.standbys) {
+                if !ready.contains(&c) {
+                    self.watch.insert((c, t));
+                }
+            }
+        }
     }
 
     fn error(&self, violations: Vec<String>) -> SimError {

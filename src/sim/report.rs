@@ -24,7 +24,7 @@
 //!       "restored_records": {"active": 0, "replica": 0, "total": 0},
 //!       "active_moves": 0,
 //!       "standby_moves": 0,
-//!       "rebalances": {"membership": 0, "probing": 0, "total": 0},
+//!       "rebalances": {"membership": 0, "probing": 0, "caught_up": 0, "total": 0},
 //!       "time_to_converge_s": 60.000,   // or null: never converged
 //!       "imbalance": {"time_weighted": 0.125, "final": 0.000},
 //!       "standby_coverage": 0.9950,     // or null: no stateful task or no standbys asked
@@ -216,9 +216,12 @@ pub fn metrics(result: &RunResult, standbys_asked: bool) -> Vec<(&'static str, M
             Metric::Parts(vec![
                 ("membership", Some(Fixed::int(m.membership_rebalances))),
                 ("probing", Some(Fixed::int(m.probing_rebalances))),
+                ("caught_up", Some(Fixed::int(m.caught_up_rebalances))),
                 (
                     "total",
-                    Some(Fixed::int(m.membership_rebalances + m.probing_rebalances)),
+                    Some(Fixed::int(
+                        m.membership_rebalances + m.probing_rebalances + m.caught_up_rebalances,
+                    )),
                 ),
             ]),
         ),
@@ -626,6 +629,7 @@ mod tests {
                 standby_moves: 4,
                 membership_rebalances: 2,
                 probing_rebalances: 1,
+                caught_up_rebalances: 4,
                 converge_ms: Some(60_000),
                 // 1 task/thread for a quarter of 120 s, else 0: 0.25.
                 imbalance_milli_ms: 1000 * 30_000,
@@ -718,7 +722,8 @@ mod tests {
       "rebalances": {{
         "membership": 2,
         "probing": 1,
-        "total": 3
+        "caught_up": 4,
+        "total": 7
       }},
       "time_to_converge_s": 60.000,
       "imbalance": {{
@@ -754,6 +759,7 @@ mod tests {
       "rebalances": {{
         "membership": 0,
         "probing": 0,
+        "caught_up": 0,
         "total": 0
       }},
       "time_to_converge_s": null,

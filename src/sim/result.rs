@@ -23,6 +23,9 @@ pub struct RunMetrics {
     pub membership_rebalances: u64,
     /// Probing (follow-up) rebalances.
     pub probing_rebalances: u64,
+    /// Rebalances triggered by a learner that caught up (a plan's
+    /// `followup_when_caught_up`).
+    pub caught_up_rebalances: u64,
     /// From the last scripted or churn event until the first plan that asks
     /// for no follow-up and is balanced (active spread per thread ≤ 1) and
     /// stays so; `None` if that never happens before the end.

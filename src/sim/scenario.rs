@@ -54,6 +54,11 @@ pub struct ClusterSpec {
     pub state_cleanup_delay_ms: u64,
     /// The rebalance protocol.
     pub protocol: Protocol,
+    /// How long a gracefully leaving client waits for learners elsewhere to
+    /// take its tasks over before it leaves anyway (KIP-441's first design,
+    /// `scale.down.timeout.ms`); `None` waits as long as it takes. Read only
+    /// under strategies that hand over on leave (`kip441-learner`).
+    pub scale_down_timeout_ms: Option<u64>,
 }
 
 /// Kafka's rebalance protocols.

@@ -45,6 +45,7 @@
 //! | `rebalance_pause` | duration | `"5s"` | |
 //! | `state_cleanup_delay` | duration | `"10m"` (Kafka's `state.cleanup.delay.ms`) | |
 //! | `protocol` | string | `"cooperative"` | `"cooperative"` or `"eager"` |
+//! | `scale_down_timeout` | duration | none: wait as long as it takes | how long a leaving client waits for learners to take its tasks over (`kip441-learner` only; other strategies leave at once) |
 //!
 //! `[[subtopologies]]` (subtopology `i` is the `i`-th entry):
 //!
@@ -538,6 +539,7 @@ const CLUSTER_KEYS: &[&str] = &[
     "rebalance_pause",
     "state_cleanup_delay",
     "protocol",
+    "scale_down_timeout",
 ];
 
 fn read_cluster(path: &str, t: &Table) -> Read<ClusterSpec> {
@@ -568,6 +570,7 @@ fn read_cluster(path: &str, t: &Table) -> Read<ClusterSpec> {
                 )
             })?
             .unwrap_or(Protocol::Cooperative),
+        scale_down_timeout_ms: s.opt("scale_down_timeout", any_duration)?,
     })
 }
 

@@ -22,6 +22,7 @@ fn scenario(clients: u32, subs: Vec<SubtopologySpec>, events: Vec<Event>) -> Sce
             rebalance_pause_ms: 0,
             state_cleanup_delay_ms: 600_000,
             protocol: Protocol::Cooperative,
+            scale_down_timeout_ms: None,
         },
         subtopologies: subs,
         config: AssignmentConfig::default(),
@@ -189,4 +190,74 @@ fn halving_the_step_changes_no_metric_much() {
         assert_eq!(a.probing_rebalances, b.probing_rebalances, "{name}");
         assert_eq!(a.converge_ms, b.converge_ms, "{name}");
     }
+}
+
+/// Two tasks of 600,000 records without writes or standbys on `clients`
+/// clients, `acceptable_recovery_lag` 0, and `kind` at 10 min.
+fn two_tasks(clients: u32, kind: EventKind) -> Scenario {
+    let mut s = scenario(
+        clients,
+        vec![stateful(2, 600_000, 0)],
+        vec![Event {
+            at_ms: 600_000,
+            kind,
+        }],
+    );
+    s.config.acceptable_recovery_lag = 0;
+    s
+}
+
+/// Learners on a scale-out: c0 runs two tasks of 600,000 records (no writes,
+/// no standbys, `acceptable_recovery_lag` 0); c1 joins at 10 min and learns
+/// 0_0 at 1,000 records/s: caught up 600 s later, when c1 rejoins and takes
+/// the active over with nothing to restore. One membership and one
+/// caught-up rebalance, no probing, no downtime, converged 600 s after the join.
+#[test]
+fn a_learner_that_catches_up_triggers_the_handover() {
+    let s = two_tasks(1, EventKind::ScaleOut { count: 1 });
+    let r = run(&s, assignor::by_name("kip441-learner").unwrap(), 1).unwrap();
+    let m = &r.metrics;
+    assert_eq!(
+        (
+            m.membership_rebalances,
+            m.caught_up_rebalances,
+            m.probing_rebalances
+        ),
+        (1, 1, 0)
+    );
+    assert_eq!(m.active_moves, 1);
+    assert_eq!(m.unavailable_stateful_task_ms, 0);
+    assert_eq!(m.restored_replica_records, 600_000);
+    assert_eq!(m.converge_ms, Some(600_000));
+    assert_eq!(m.final_imbalance_milli, 0);
+}
+
+/// Learners on a scale-in: c0 and c1 run one task of 600,000 records each; at
+/// 10 min c1 is scaled in. c0 learns 0_1 at 1,000 records/s. With no timeout
+/// c1 leaves when the learner is ready (600 s later) and nothing is down; with
+/// `scale_down_timeout` 300 s it leaves half-way, the learner is promoted and
+/// restores the other 300,000 records while the task is down: 300 s.
+#[test]
+fn a_leaving_client_waits_for_its_learners_or_the_timeout() {
+    let mut s = two_tasks(2, EventKind::ScaleIn { count: 1 });
+    let learner = assignor::by_name("kip441-learner").unwrap();
+    let patient = run(&s, learner, 1).unwrap().metrics;
+    assert_eq!(patient.membership_rebalances, 2, "{patient:?}");
+    assert_eq!(patient.unavailable_stateful_task_ms, 0);
+    assert_eq!(patient.restored_replica_records, 600_000);
+    assert_eq!(patient.converge_ms, Some(600_000));
+
+    s.cluster.scale_down_timeout_ms = Some(300_000);
+    let bounded = run(&s, learner, 1).unwrap().metrics;
+    assert_eq!(bounded.membership_rebalances, 2, "{bounded:?}");
+    assert_eq!(bounded.unavailable_stateful_task_ms, 300_000);
+    assert_eq!(bounded.max_outage_ms, 300_000);
+    assert_eq!(bounded.restored_replica_records, 300_000);
+    assert_eq!(bounded.restored_active_records, 300_000);
+    assert_eq!(bounded.converge_ms, Some(300_000));
+
+    // Strategies that do not hand over leave at once, whatever the timeout.
+    let kip = run(&s, assignor::by_name("kip441").unwrap(), 1).unwrap();
+    assert_eq!(kip.metrics.membership_rebalances, 1);
+    assert_eq!(kip.metrics.unavailable_stateful_task_ms, 600_000);
 }

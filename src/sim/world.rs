@@ -57,6 +57,9 @@ pub(crate) struct ClientSim {
     pub actives: BTreeSet<usize>,
     /// Standbys and warm-ups held.
     pub replicas: BTreeSet<usize>,
+    /// When the client asked to leave gracefully, while it waits for its
+    /// tasks to be handed over (strategies that hand over on leave).
+    pub leaving_since: Option<u64>,
 }
 
 /// One task.
@@ -144,6 +147,7 @@ impl World {
             stores: BTreeMap::new(),
             actives: BTreeSet::new(),
             replicas: BTreeSet::new(),
+            leaving_since: None,
         });
         i
     }
@@ -197,16 +201,40 @@ impl World {
         client.host = Some(sim.name.clone());
         client.previous_active = sim.actives.iter().map(|&t| self.tasks[t].id).collect();
         client.previous_standby = sim.replicas.iter().map(|&t| self.tasks[t].id).collect();
-        for (&t, store) in &sim.stores {
-            let task = &self.tasks[t];
-            let lag = if task.owner == Some(c) && task.state == ActiveState::Running {
-                Lag::Running
-            } else {
-                Lag::Records(task.end.saturating_sub(store.offset).div_ceil(1000))
-            };
-            client.lags.insert(task.id, lag);
+        client.previous_warmup = sim
+            .replicas
+            .iter()
+            .filter(|&&t| !self.tasks[t].standbys.contains(&c))
+            .map(|&t| self.tasks[t].id)
+            .collect();
+        client.leaving = sim.leaving_since.is_some();
+        for &t in sim.stores.keys() {
+            client.lags.insert(self.tasks[t].id, self.lag(c, t));
         }
         client
+    }
+
+    /// The lag client `c` reports for task `t` (it holds a store of it).
+    fn lag(&self, c: usize, t: usize) -> Lag {
+        let task = &self.tasks[t];
+        let offset = self.clients[c].stores.get(&t).map_or(0, |s| s.offset);
+        if task.owner == Some(c) && task.state == ActiveState::Running {
+            Lag::Running
+        } else {
+            Lag::Records(task.end.saturating_sub(offset).div_ceil(1000))
+        }
+    }
+
+    /// The members holding a warm-up (a learner) of `t` whose copy is caught
+    /// up under `acceptable` records, by the rule the assignors read.
+    pub(crate) fn caught_up_warmups(&self, t: usize, acceptable: u64) -> Vec<usize> {
+        let task = &self.tasks[t];
+        task.replicas
+            .iter()
+            .copied()
+            .filter(|c| !task.standbys.contains(c) && self.clients[*c].status == Status::Member)
+            .filter(|&c| self.lag(c, t).is_caught_up(acceptable))
+            .collect()
     }
 
     /// Makes `plan` the assignment in force at `now`. Returns (active moves,

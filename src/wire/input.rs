@@ -86,6 +86,10 @@ pub(crate) struct RawClient {
     pub previous_active: Vec<String>,
     #[serde(default)]
     pub previous_standby: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub previous_warmup: Vec<String>,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub leaving: bool,
     #[serde(default)]
     pub lags: Entries<serde_json::Value>,
 }
@@ -265,6 +269,8 @@ impl RawClient {
                 .transpose()?,
             previous_active: task_set(&at("previous_active"), &self.previous_active)?,
             previous_standby: task_set(&at("previous_standby"), &self.previous_standby)?,
+            previous_warmup: task_set(&at("previous_warmup"), &self.previous_warmup)?,
+            leaving: self.leaving,
             lags,
         })
     }
@@ -379,6 +385,8 @@ impl RawState {
                 ram_mb: cl.ram_mb.and_then(num),
                 previous_active: ids(&cl.previous_active),
                 previous_standby: ids(&cl.previous_standby),
+                previous_warmup: ids(&cl.previous_warmup),
+                leaving: cl.leaving,
                 lags: Entries(
                     cl.lags
                         .iter()

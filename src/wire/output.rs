@@ -13,6 +13,8 @@ pub(crate) struct RawPlan {
     pub clients: Vec<RawClientPlan>,
     pub followup_rebalance_ms: Option<u64>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub followup_when_caught_up: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub diagnostics: Vec<String>,
     #[serde(default, skip_serializing_if = "Option::is_none", skip_deserializing)]
     pub metrics: Option<PlanMetrics>,
@@ -57,6 +59,7 @@ impl RawPlan {
                 })
                 .collect(),
             followup_rebalance_ms: plan.followup_rebalance_ms,
+            followup_when_caught_up: ids(&plan.followup_when_caught_up),
             diagnostics: plan.diagnostics.clone(),
             metrics,
             metrics_read: None,
@@ -70,6 +73,15 @@ impl RawPlan {
             diagnostics: self.diagnostics,
             ..Plan::default()
         };
+        for (k, s) in self.followup_when_caught_up.iter().enumerate() {
+            let path = format!("followup_when_caught_up[{k}]");
+            let t: TaskId = s
+                .parse()
+                .map_err(|_| InputError::new(&path, format!("must be a task id, got {s:?}")))?;
+            if !plan.followup_when_caught_up.insert(t) {
+                return Err(InputError::new(path, format!("lists {s} twice")));
+            }
+        }
         for (i, c) in self.clients.into_iter().enumerate() {
             let at = |f: &str| format!("clients[{i}].{f}");
             let mut cp = ClientPlan::default();

@@ -955,3 +955,24 @@ fn generate_prints_states_assign_reads() {
     assert_eq!(bad.code, Some(2));
     assert!(bad.stderr.contains("--threads"), "{}", bad.stderr);
 }
+
+/// `assign --strategy kip441-learner` on the bundled scale-out example: the
+/// three empty newcomers get learners (as warm-ups), and the plan asks for a
+/// rebalance as soon as they have caught up, never for a probing one.
+#[test]
+fn learner_plans_ask_for_a_rebalance_when_caught_up() {
+    let example = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/scale-out.json");
+    let input = std::fs::read_to_string(example).expect("bundled example");
+    let out = assign_ok(&["assign", "--strategy", "kip441-learner", "-"], &input);
+    let plan: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+    assert_eq!(plan["followup_rebalance_ms"], serde_json::Value::Null);
+    let learners: Vec<&serde_json::Value> = plan["clients"]
+        .as_array()
+        .expect("clients")
+        .iter()
+        .flat_map(|c| c["warmup"].as_array().expect("warmup"))
+        .collect();
+    assert!(!learners.is_empty(), "{out}");
+    let followup = plan["followup_when_caught_up"].as_array().expect("listed");
+    assert_eq!(followup.len(), learners.len(), "{out}");
+}

@@ -1,9 +1,12 @@
-//! Kafka's `TaskAssignorConvergenceTest` (kip441-spec §3.4) for `kip441`.
+//! Kafka's `TaskAssignorConvergenceTest` (kip441-spec §3.4) for `kip441`,
+//! and its random scenarios for `kip441-learner` (a follow-up of either kind
+//! counts; the learner's plans are checked for validity and active balance).
 //!
 //! The harness: clients of capacity 1; every stateful task has end offset
 //! 150 000; acceptable lag 100; probing interval 60 s. One *rebalance*
 //! rebuilds every client from the previous plan (previous active = its actives,
-//! previous standby = its standbys and warm-ups, lag 0 for every stateful task
+//! previous standby = its standbys and warm-ups (previous warm-up = the
+//! warm-ups), lag 0 for every stateful task
 //! it held in any role, no report otherwise, i.e. warm-ups catch up
 //! instantly) and runs the assignor. *Converging* repeats rebalances while the
 //! plan asks for a follow-up, up to a limit.
@@ -68,6 +71,8 @@ struct Harness {
     /// The last state and its plan, if any rebalance ran.
     last: Option<(ClusterState, Plan)>,
     history: String,
+    /// The strategy under test (`kip441` unless changed).
+    strategy: &'static str,
 }
 
 /// Kafka's `uuidForInt`: ids whose string order is their number's order.
@@ -113,6 +118,7 @@ impl Harness {
             dropped: BTreeMap::new(),
             last: None,
             history: String::new(),
+            strategy: "kip441",
         };
         let list = |stateful: bool| -> Vec<String> {
             h.tasks
@@ -202,7 +208,8 @@ impl Harness {
             .map(|(id, held)| {
                 let mut client = Client::new(id.clone(), 1)
                     .with_previous_active(held.active.iter().copied())
-                    .with_previous_standby(held.standby.union(&held.warmup).copied());
+                    .with_previous_standby(held.standby.iter().copied())
+                    .with_previous_warmup(held.warmup.iter().copied());
                 for t in held.active.iter().chain(&held.standby).chain(&held.warmup) {
                     if stateful.contains(t) {
                         client = client.with_lag(*t, Lag::Records(0));
@@ -217,14 +224,14 @@ impl Harness {
     /// One rebalance; whether a follow-up was asked.
     fn rebalance(&mut self, iteration: usize) -> Result<bool, String> {
         let state = self.next_state();
-        let plan = assignor::by_name("kip441")
-            .expect("kip441 registered")
+        let plan = assignor::by_name(self.strategy)
+            .expect("registered")
             .assign(&state)
-            .map_err(|e| format!("kip441 failed: {e}"))?;
+            .map_err(|e| format!("{} failed: {e}", self.strategy))?;
         let _ = writeln!(
             self.history,
-            "  rebalance {iteration}: follow-up {:?}",
-            plan.followup_rebalance_ms
+            "  rebalance {iteration}: follow-up {:?} when caught up {:?}",
+            plan.followup_rebalance_ms, plan.followup_when_caught_up
         );
         for (id, cp) in &plan.clients {
             let _ = writeln!(self.history, "    {id}: {}", show(cp));
@@ -235,7 +242,7 @@ impl Harness {
         for (id, cp) in &plan.clients {
             self.live.insert(id.clone(), cp.clone());
         }
-        let pending = plan.followup_rebalance_ms.is_some();
+        let pending = plan.wants_followup();
         self.last = Some((state, plan));
         Ok(pending)
     }
@@ -269,6 +276,11 @@ impl Harness {
         checked("active balance", || {
             support::assert_balanced_active(state, plan)
         })?;
+        if self.strategy != "kip441" {
+            // kip441-learner balances actives; standbys and subtopologies
+            // are not its concern (its module documentation).
+            return Ok(());
+        }
         checked("stateful balance", || {
             support::assert_balanced_stateful(state, plan)
         })?;
@@ -351,8 +363,15 @@ fn convergence_after_dropping_a_client() {
 }
 
 /// Kafka's `runRandomizedScenario(seed)` with a ChaCha8 generator, drawing in
-/// Kafka's order. Errors carry the history.
+/// Kafka's order, for kip441. Errors carry the history.
 fn random_scenario(seed: u64) -> Result<(), String> {
+    random_scenario_of("kip441", seed)
+}
+
+/// [`random_scenario`] for `strategy`; kip441-learner must converge within
+/// two rebalances of every perturbation (learners catch up at once in this
+/// harness: the first places them, the second hands their actives over).
+fn random_scenario_of(strategy: &'static str, seed: u64) -> Result<(), String> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let initial = rng.random_range(1..=10usize);
     let stateless = rng.random_range(1..=10usize);
@@ -364,10 +383,15 @@ fn random_scenario(seed: u64) -> Result<(), String> {
     let mut h = Harness::new(config, stateless, stateful, initial, || {
         rng.random_range(1..=10usize)
     });
+    h.strategy = strategy;
     let outcome = (|| -> Result<(), String> {
         h.converge(1)?;
         h.verify()?;
-        let bound = 2 * (stateful + stateful * standbys);
+        let bound = if strategy == "kip441" {
+            2 * (stateful + stateful * standbys)
+        } else {
+            2
+        };
         for _ in 0..events {
             if rng.random_range(0..2) == 0 {
                 let n = rng.random_range(0..initial);
@@ -413,6 +437,29 @@ fn convergence_after_random_perturbations() {
              first failure, seed {seed}: {first}",
             failures.len(),
             seeds.len()
+        );
+    }
+}
+
+/// Kafka's randomized convergence scenarios (the seeds of
+/// [`convergence_after_random_perturbations`]) for `kip441-learner`:
+/// valid, balanced actives, no learner left, within two rebalances of every
+/// perturbation.
+#[test]
+fn learner_convergence_after_random_perturbations() {
+    let seeds = env_number("SMOOTHSCALE_CONVERGENCE_SEEDS").unwrap_or(1000);
+    let failures: Vec<(u64, String)> = (0..seeds)
+        .filter_map(|seed| {
+            random_scenario_of("kip441-learner", seed)
+                .err()
+                .map(|e| (seed, e))
+        })
+        .collect();
+    if let Some((seed, first)) = failures.first() {
+        let all: Vec<u64> = failures.iter().map(|(s, _)| *s).collect();
+        panic!(
+            "{} of {seeds} scenarios failed: seeds {all:?}\nfirst failure, seed {seed}: {first}",
+            failures.len()
         );
     }
 }

@@ -6,6 +6,7 @@ mod flow;
 mod golden;
 mod heron;
 mod kip441_spec;
+mod learner;
 mod optimal;
 mod properties;
 mod rack;

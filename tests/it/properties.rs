@@ -205,7 +205,7 @@ fn cell() -> impl Strategy<Value = Cell> {
 /// now and then a stale second one; previous standbys only of stateful tasks,
 /// never on a client listing the task as previous active) and a random config
 /// (now and then a KIP-925 rack strategy, which kip441 reports it ignores).
-fn cluster() -> impl Strategy<Value = ClusterState> {
+pub(crate) fn cluster() -> impl Strategy<Value = ClusterState> {
     (
         vec(subtopology_spec(), 1..=6),
         vec(client_spec(), 1..=12),

@@ -9,8 +9,9 @@ use smoothscale::sim::{
 };
 use smoothscale::{AssignmentConfig, InputError, RackAwareStrategy};
 
-const BUNDLED: [&str; 7] = [
+const BUNDLED: [&str; 8] = [
     "crash-disk-loss",
+    "learner-scale-in",
     "rack-outage",
     "random-churn",
     "rolling-bounce",
@@ -186,6 +187,8 @@ fn bad_scenarios_name_the_key_and_the_value() {
         (&[], "[[events]]\nkind = \"scale_out\"\n", "events[0].at", "missing"),
         // Negative and zero numbers where meaningless.
         (&[("restore_rate = 1000", "restore_rate = -5")], "", "cluster.restore_rate", "-5"),
+        (&[("clients = 3", "clients = 3\nscale_down_timeout = -1")], "", "cluster.scale_down_timeout", "-1"),
+        (&[("clients = 3", "clients = 3\nscale_down_timeout = \"forever\"")], "", "cluster.scale_down_timeout", "\"forever\""),
         (&[("restore_rate = 1000", "restore_rate = 0")], "", "cluster.restore_rate", "0"),
         (&[("write_rate = 10", "write_rate = -1")], "", "subtopologies[0].write_rate", "-1"),
         (&[("state_records = 1000", "state_records = -1000")], "", "subtopologies[0].state_records", "-1000"),
@@ -399,6 +402,7 @@ fn defaults_are_documented_values() {
                 rebalance_pause_ms: 5_000,
                 state_cleanup_delay_ms: 600_000,
                 protocol: Protocol::Cooperative,
+                scale_down_timeout_ms: None,
             },
             subtopologies: vec![SubtopologySpec {
                 partitions: 1,
@@ -481,6 +485,7 @@ session_timeout = 10000
 rebalance_pause = "0s"
 state_cleanup_delay = "1h"
 protocol = "eager"
+scale_down_timeout = "90s"
 
 [[subtopologies]]
 partitions = 3
@@ -555,6 +560,7 @@ lose_state_probability = 1
             rebalance_pause_ms: 0,
             state_cleanup_delay_ms: 3_600_000,
             protocol: Protocol::Eager,
+            scale_down_timeout_ms: Some(90_000),
         }
     );
     assert_eq!(

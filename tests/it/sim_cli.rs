@@ -185,7 +185,10 @@ fn summary_carries_version_hash_seed_and_every_metric() {
                 &["stateful", "stateless", "total"][..],
             ),
             ("restored_records", &["active", "replica", "total"][..]),
-            ("rebalances", &["membership", "probing", "total"][..]),
+            (
+                "rebalances",
+                &["membership", "probing", "caught_up", "total"][..],
+            ),
             ("imbalance", &["time_weighted", "final"][..]),
         ] {
             for part in parts {
@@ -201,6 +204,7 @@ fn summary_carries_version_hash_seed_and_every_metric() {
             Some(
                 rebalances["membership"].as_u64().unwrap()
                     + rebalances["probing"].as_u64().unwrap()
+                    + rebalances["caught_up"].as_u64().unwrap()
             ),
             "{name}"
         );

@@ -63,12 +63,61 @@ fn kip441_converges_on_scale_out_within_the_warmup_budget() {
     assert!(kip.metrics.probing_rebalances >= 12);
 }
 
+/// KIP-441's first design on the bundled scale-out: learners never probe;
+/// all twelve are placed at once (no warm-up budget), restore side by side
+/// on the three newcomers (4 × 10,000,000 records at 20,000 records/s each,
+/// about 2,000 s, plus the writes meanwhile) and are ready together, so one
+/// caught-up rebalance hands every active over. Measured: 2 rebalances
+/// (1 membership, 1 caught-up) and 2,420 s to converge, against kip441's 27
+/// and 15,600 s; unavailable 114.0 task-s against 480.7.
+#[test]
+fn learners_converge_on_scale_out_in_fewer_rebalances_without_probing() {
+    let s = bundled("scale-out");
+    let kip = simulate(&s, "kip441");
+    let learner = simulate(&s, "kip441-learner");
+    assert_eq!(learner.outcome, Outcome::Completed);
+    let m = &learner.metrics;
+    assert_eq!(m.probing_rebalances, 0);
+    assert!(m.caught_up_rebalances >= 1, "{m:?}");
+    let total = |r: &RunResult| {
+        r.metrics.membership_rebalances
+            + r.metrics.probing_rebalances
+            + r.metrics.caught_up_rebalances
+    };
+    assert!(
+        total(&learner) < total(&kip),
+        "{} vs {}",
+        total(&learner),
+        total(&kip)
+    );
+    let converged = m.converge_ms.expect("kip441-learner converges");
+    assert!(converged < kip.metrics.converge_ms.expect("kip441 converges"));
+    assert_eq!(m.final_imbalance_milli, 0);
+}
+
+/// Scale-in with learners (`learner-scale-in`, `scale_down_timeout` 1h): the
+/// leavers stay until the timeout, as a survivor learning more than one task
+/// of 50,000,000 records needs over an hour, and leave with it (the second
+/// membership rebalance); kip441 lets them go at once.
+#[test]
+fn leavers_wait_for_learners_until_the_scale_down_timeout() {
+    let s = bundled("learner-scale-in");
+    let timeout = s.cluster.scale_down_timeout_ms.expect("a timeout");
+    let learner = simulate(&s, "kip441-learner");
+    assert_eq!(learner.outcome, Outcome::Completed);
+    assert_eq!(learner.metrics.membership_rebalances, 2);
+    assert_eq!(learner.metrics.probing_rebalances, 0);
+    assert_eq!(learner.metrics.converge_ms, Some(timeout));
+    let kip = simulate(&s, "kip441");
+    assert_eq!(kip.metrics.membership_rebalances, 1);
+}
+
 /// The same scenario and seed give the same run; another seed may change
 /// random churn only.
 #[test]
 fn runs_are_deterministic() {
     let s = bundled("random-churn");
-    for strategy in ["kip441", "sticky", "samza"] {
+    for strategy in ["kip441", "kip441-learner", "sticky", "samza"] {
         assert_eq!(simulate(&s, strategy), simulate(&s, strategy), "{strategy}");
     }
 }

@@ -67,7 +67,8 @@ fn rich_state() -> ClusterState {
     z.ram_mb = Some(0);
     let tasks_for_a = [t(0, 1)];
     let a = Client::new("a", 3)
-        .with_previous_standby(tasks_for_a)
+        .with_previous_warmup(tasks_for_a)
+        .leaving()
         .with_lag(t(0, 1), Lag::Records(0));
     let capital = Client::new("Ä", 1).with_lag(t(0, 2), Lag::Records(17));
     state(config, tasks, vec![z, capital, a])
@@ -435,6 +436,14 @@ fn plan_reading_is_strict() {
             r#"{"strategy": "x", "clients": [], "followup_rebalance_ms": -1}"#,
             "followup_rebalance_ms",
         ),
+        (
+            r#"{"strategy": "x", "clients": [], "followup_rebalance_ms": null, "followup_when_caught_up": ["0_1", "0_1"]}"#,
+            "followup_when_caught_up[1]",
+        ),
+        (
+            r#"{"strategy": "x", "clients": [], "followup_rebalance_ms": null, "followup_when_caught_up": ["x"]}"#,
+            "followup_when_caught_up[0]",
+        ),
         (r#"["x", [], null]"#, "input"),
     ];
     for (text, path) in cases {
@@ -511,4 +520,44 @@ fn written_lists_are_sorted() {
     let v: Value = serde_json::from_str(&plan_to_json(&plan, None)).unwrap();
     assert_eq!(ids(&v["clients"]), ["B", "a", "b"]);
     assert_eq!(strings(&v["clients"][0]["active"]), ["0_2", "0_10", "10_0"]);
+}
+
+/// The learner fields: `previous_warmup` and `leaving` on clients (written
+/// only when set), `followup_when_caught_up` on plans (written only when
+/// non-empty, sorted).
+#[test]
+fn learner_fields_round_trip_and_are_left_out_when_unset() {
+    let s = read(
+        r#"{"tasks": [{"id": "0_1", "stateful": true}, {"id": "0_2", "stateful": true}],
+            "clients": [{"id": "a", "previous_standby": ["0_1", "0_2"],
+                         "previous_warmup": ["0_2"], "leaving": true},
+                        {"id": "b"}]}"#,
+    );
+    assert_eq!(s.clients()[0].previous_warmup, [t(0, 2)].into());
+    assert!(s.clients()[0].leaving);
+    assert!(!s.clients()[1].leaving);
+    let text = state_to_json(&s);
+    assert_eq!(text.matches("previous_warmup").count(), 1, "{text}");
+    assert_eq!(text.matches("leaving").count(), 1, "{text}");
+    assert_eq!(read(&text), s);
+
+    let mut plan = sample_plan();
+    assert!(!plan_to_json(&plan, None).contains("followup_when_caught_up"));
+    plan.followup_when_caught_up = [t(0, 10), t(0, 2)].into();
+    let text = plan_to_json(&plan, None);
+    let v: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(v["followup_when_caught_up"], json!(["0_2", "0_10"]));
+    assert_eq!(plan_from_json(&text).unwrap(), plan);
+}
+
+#[test]
+fn a_previous_warmup_must_be_a_previous_standby() {
+    let e = reject(
+        r#"{"tasks": [{"id": "0_1", "stateful": true}],
+            "clients": [{"id": "a", "previous_warmup": ["0_1"]}]}"#,
+    );
+    assert_eq!(e.path, "clients[0].previous_warmup");
+    assert!(e.message.contains("0_1"), "{e}");
+    let e = reject(r#"{"clients": [{"id": "a", "leaving": 1}]}"#);
+    assert_eq!(e.path, "clients[0].leaving", "{e}");
 }

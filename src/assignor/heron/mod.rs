@@ -227,6 +227,7 @@ impl Assignor for HeronFirstFitDecreasing {
     fn claims(&self) -> Claims {
         Claims {
             resource_capacity: true,
+            warmups_stand_in: false,
             ..Claims::default()
         }
     }
@@ -263,6 +264,7 @@ impl Assignor for HeronResourceCompliantRoundRobin {
     fn claims(&self) -> Claims {
         Claims {
             resource_capacity: true,
+            warmups_stand_in: false,
             ..Claims::default()
         }
     }

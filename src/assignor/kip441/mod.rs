@@ -99,6 +99,7 @@ impl Assignor for Kip441 {
             standby_count: true,
             warmup_budget: true,
             resource_capacity: false,
+            warmups_stand_in: false,
         }
     }
 

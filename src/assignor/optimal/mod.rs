@@ -81,6 +81,7 @@ impl Assignor for Optimal {
             standby_count: true,
             warmup_budget: true,
             resource_capacity: false,
+            warmups_stand_in: false,
         }
     }
 
@@ -114,13 +115,19 @@ impl Assignor for Optimal {
 /// `⌈total·k_c/K⌉`, `k_c` its capacity and `K` the clients' total capacity.
 /// Empty when there are no clients.
 pub fn share_bounds(state: &ClusterState, total: usize) -> Vec<(usize, usize)> {
-    let capacity: u128 = state.clients().iter().map(|c| u128::from(c.capacity)).sum();
-    state
-        .clients()
+    let weights: Vec<u32> = state.clients().iter().map(|c| c.capacity).collect();
+    weighted_share_bounds(&weights, total)
+}
+
+/// [`share_bounds`] for clients of the given weights (capacities; a weight
+/// of 0 gets `(0, 0)`); empty when `weights` is.
+pub(crate) fn weighted_share_bounds(weights: &[u32], total: usize) -> Vec<(usize, usize)> {
+    let capacity: u128 = weights.iter().map(|&w| u128::from(w)).sum();
+    weights
         .iter()
-        .map(|c| {
-            let share = total as u128 * u128::from(c.capacity);
-            // capacity ≥ 1 per client in a valid state, and share / capacity ≤ total.
+        .map(|&w| {
+            let share = total as u128 * u128::from(w);
+            // share / capacity ≤ total; a zero total capacity gives (0, 0).
             let lo = share / capacity.max(1);
             let hi = share.div_ceil(capacity.max(1));
             (lo as usize, hi as usize)

@@ -118,6 +118,7 @@ impl Assignor for Samza {
             standby_count: false,
             warmup_budget: true,
             resource_capacity: false,
+            warmups_stand_in: false,
         }
     }
 

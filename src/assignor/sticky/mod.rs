@@ -154,6 +154,7 @@ const CLAIMS: Claims = Claims {
     standby_count: true,
     warmup_budget: true,
     resource_capacity: false,
+    warmups_stand_in: false,
 };
 
 /// The whole legacy sticky assignment; `must_preserve` is Kafka's
