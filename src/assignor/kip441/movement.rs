@@ -54,10 +54,11 @@ fn move_active_with_warmup(
     dest: Client,
     budget: &mut Budget,
 ) {
-    work.unassign(dest, t, Role::Active);
-    work.assign(src, t, Role::Active);
     if budget.take() {
-        work.add_warmup(dest, t);
+        work.move_active_leaving_warmup(t, dest, src);
+    } else {
+        work.unassign(dest, t, Role::Active);
+        work.assign(src, t, Role::Active);
     }
 }
 

@@ -2,10 +2,15 @@
 //!
 //! Clients and tasks are referred to by their position in the sorted lists of
 //! the [`ClusterState`], so index order is id order and every tie Kafka breaks
-//! by process id is broken by the index. The `by_load` set always holds every
-//! client keyed by its current assigned load, which makes Kafka's
+//! by process id is broken by the index. The `by_load` index orders every
+//! client by its assigned load, which makes Kafka's
 //! `ConstrainedPrioritySet::poll` an ordered walk instead of a re-keyed queue.
+//! It is re-keyed lazily: a change only marks the client, and the marked
+//! clients are re-keyed when the order is next read — most changes (task
+//! movements, balance moves) happen between reads, and a client changed many
+//! times is re-keyed once.
 
+use std::cell::RefCell;
 use std::collections::BTreeSet;
 
 pub(super) use crate::assignor::load::Load;
@@ -36,8 +41,52 @@ pub(super) struct Work {
     /// Clients holding each task as standby or warm-up, ascending: a short
     /// sorted list (a task has a handful of replicas), cheaper than a tree.
     pub replicas: Vec<Vec<Client>>,
-    /// Every client keyed by (assigned load, index): Kafka's "least loaded" order.
-    pub by_load: BTreeSet<(Load, Client)>,
+    /// Every client keyed by (assigned load, index): Kafka's "least loaded"
+    /// order, re-keyed when read.
+    by_load: RefCell<LoadOrder>,
+}
+
+/// Clients ordered by (load, index), with the clients whose key may be stale.
+struct LoadOrder {
+    set: BTreeSet<(Load, Client)>,
+    /// The load each client is filed under in `set`.
+    key: Vec<Load>,
+    /// Clients changed since the last read, each once.
+    dirty: Vec<Client>,
+    is_dirty: Vec<bool>,
+}
+
+impl LoadOrder {
+    fn new(loads: impl Iterator<Item = Load>) -> LoadOrder {
+        let key: Vec<Load> = loads.collect();
+        let n = key.len();
+        LoadOrder {
+            set: key.iter().enumerate().map(|(c, &l)| (l, c)).collect(),
+            key,
+            dirty: Vec::new(),
+            is_dirty: vec![false; n],
+        }
+    }
+
+    fn mark(&mut self, c: Client) {
+        if !self.is_dirty[c] {
+            self.is_dirty[c] = true;
+            self.dirty.push(c);
+        }
+    }
+
+    /// Re-files every marked client under its current load.
+    fn refresh(&mut self, load: impl Fn(Client) -> Load) {
+        for c in std::mem::take(&mut self.dirty) {
+            self.is_dirty[c] = false;
+            let now = load(c);
+            if now != self.key[c] {
+                self.set.remove(&(self.key[c], c));
+                self.set.insert((now, c));
+                self.key[c] = now;
+            }
+        }
+    }
 }
 
 impl Work {
@@ -45,7 +94,7 @@ impl Work {
         let capacity: Vec<u32> = state.clients().iter().map(|c| c.capacity).collect();
         let n = capacity.len();
         let t = state.tasks().len();
-        let by_load = (0..n).map(|c| (Load(0.0), c)).collect();
+        let by_load = RefCell::new(LoadOrder::new((0..n).map(|_| Load(0.0))));
         Work {
             capacity,
             active: vec![BTreeSet::new(); n],
@@ -91,15 +140,10 @@ impl Work {
         }
     }
 
-    /// Changes `c`'s sets with `f`, keeping `by_load` current.
+    /// Changes `c`'s sets with `f`, marking it for `by_load`.
     fn rekey(&mut self, c: Client, f: impl FnOnce(&mut Work)) {
-        let before = self.assigned_load(c);
         f(self);
-        let after = self.assigned_load(c);
-        if before != after {
-            self.by_load.remove(&(before, c));
-            self.by_load.insert((after, c));
-        }
+        self.by_load.get_mut().mark(c);
     }
 
     pub(super) fn assign(&mut self, c: Client, t: Task, role: Role) {
@@ -129,14 +173,44 @@ impl Work {
         });
     }
 
-    /// Moves `t` on `c` from one role to the other (a swap half); the load is unchanged.
+    /// Moves `t` on `c` from one role to the other (a swap half); the load is
+    /// unchanged, so `by_load` is not marked.
     pub(super) fn switch_role(&mut self, c: Client, t: Task, from: Role) {
-        let to = match from {
-            Role::Active => Role::Standby,
-            Role::Standby => Role::Active,
-        };
-        self.unassign(c, t, from);
-        self.assign(c, t, to);
+        match from {
+            Role::Active => {
+                self.active[c].remove(&t);
+                self.owner[t] = None;
+                self.standby[c].insert(t);
+                insert_sorted(&mut self.replicas[t], c);
+            }
+            Role::Standby => {
+                self.standby[c].remove(&t);
+                remove_sorted(&mut self.replicas[t], c);
+                self.active[c].insert(t);
+                self.owner[t] = Some(c);
+            }
+        }
+    }
+
+    /// Hands `t`'s active from `from` to `to` and leaves a warm-up of it on
+    /// `from`: `from`'s load is unchanged, so only `to` is re-keyed.
+    pub(super) fn move_active_leaving_warmup(&mut self, t: Task, from: Client, to: Client) {
+        self.active[from].remove(&t);
+        self.warmup[from].insert(t);
+        insert_sorted(&mut self.replicas[t], from);
+        self.owner[t] = None;
+        self.assign(to, t, Role::Active);
+    }
+
+    /// Deals actives to empty work and rebuilds `by_load` once:
+    /// `assignments` are (client, task) pairs.
+    pub(super) fn deal_actives(&mut self, assignments: impl IntoIterator<Item = (Client, Task)>) {
+        for (c, t) in assignments {
+            self.active[c].insert(t);
+            self.owner[t] = Some(c);
+        }
+        let order = LoadOrder::new((0..self.client_count()).map(|c| self.assigned_load(c)));
+        self.by_load = RefCell::new(order);
     }
 
     /// Relabels `c`'s standby of `t` as a warm-up; the load is unchanged.
@@ -145,17 +219,19 @@ impl Work {
         self.warmup[c].insert(t);
     }
 
-    /// Adds a warm-up of `t` on `c`.
-    pub(super) fn add_warmup(&mut self, c: Client, t: Task) {
-        self.rekey(c, |w| {
-            w.warmup[c].insert(t);
-            insert_sorted(&mut w.replicas[t], c);
-        });
-    }
-
     /// The first client in least-loaded order that satisfies `accept`.
     pub(super) fn least_loaded(&self, mut accept: impl FnMut(Client) -> bool) -> Option<Client> {
-        self.by_load.iter().map(|&(_, c)| c).find(|&c| accept(c))
+        let mut order = self.by_load.borrow_mut();
+        order.refresh(|c| self.assigned_load(c));
+        order.set.iter().map(|&(_, c)| c).find(|&c| accept(c))
+    }
+
+    /// `by_load` as read: every (load, client) key in order.
+    #[cfg(test)]
+    pub(super) fn load_order(&self) -> Vec<(Load, Client)> {
+        let mut order = self.by_load.borrow_mut();
+        order.refresh(|c| self.assigned_load(c));
+        order.set.iter().copied().collect()
     }
 
     /// The plan these sets describe.
