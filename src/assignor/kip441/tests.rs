@@ -23,7 +23,7 @@ use super::balance;
 use super::lags::LagIndex;
 use super::movement::{self, Budget};
 use super::standby::StandbyPlacer;
-use super::work::{Load, Role, Work};
+use super::work::{Role, Work};
 
 const END: u64 = 1_000_000;
 /// Kafka's `Integer.MAX_VALUE` warm-ups: "unlimited".
