@@ -6,7 +6,7 @@
 //! description: the clients that are caught up, or (when the no-report class is
 //! caught up) the clients that are not. Cost: O(tasks + lag entries + clients).
 
-use crate::model::{ClusterState, Lag};
+use crate::model::{ClusterState, Lag, Task as TaskSpec, TaskId};
 
 use super::work::{Client, Task};
 
@@ -36,12 +36,11 @@ impl LagIndex {
         let clients = state.clients().len();
         let acceptable = state.config().acceptable_recovery_lag;
         let mut entries = vec![Vec::new(); tasks.len()];
+        let locate = Locator::new(tasks);
         for (c, client) in state.clients().iter().enumerate() {
-            // Both sorted by task id: a binary search in the task slice is
-            // cheaper than the state's id map.
             for (id, &lag) in &client.lags {
-                let t = tasks
-                    .binary_search_by_key(id, |task| task.id)
+                let t = locate
+                    .position(*id)
                     .expect("validated: lag of a known task");
                 entries[t].push((c, lag));
             }
@@ -171,6 +170,53 @@ impl LagIndex {
     }
 }
 
+/// Task positions by id without a search per lookup in the common case:
+/// tasks are sorted by (subtopology, partition), so each subtopology is a
+/// run of positions, and when its partitions are `first..first + count`
+/// (every partition numbered, as Kafka numbers them) a position is plain
+/// arithmetic; otherwise a binary search within the run.
+struct Locator {
+    /// Per subtopology, ascending: (subtopology, first position, first
+    /// partition, count, whether the partitions are consecutive).
+    runs: Vec<(u32, usize, u32, usize, bool)>,
+    ids: Vec<TaskId>,
+}
+
+impl Locator {
+    fn new(tasks: &[TaskSpec]) -> Locator {
+        let ids: Vec<TaskId> = tasks.iter().map(|t| t.id).collect();
+        let mut runs: Vec<(u32, usize, u32, usize, bool)> = Vec::new();
+        for (i, id) in ids.iter().enumerate() {
+            match runs.last_mut() {
+                Some(run) if run.0 == id.subtopology => {
+                    run.4 &= u64::from(id.partition) == u64::from(run.2) + run.3 as u64;
+                    run.3 += 1;
+                }
+                _ => runs.push((id.subtopology, i, id.partition, 1, true)),
+            }
+        }
+        Locator { runs, ids }
+    }
+
+    /// The position of `id`, if a task has it.
+    fn position(&self, id: TaskId) -> Option<usize> {
+        let r = self
+            .runs
+            .binary_search_by_key(&id.subtopology, |run| run.0)
+            .ok()?;
+        let (_, start, first, count, consecutive) = self.runs[r];
+        if consecutive {
+            let offset = id.partition.checked_sub(first)? as usize;
+            (offset < count).then_some(start + offset)
+        } else {
+            self.ids[start..start + count]
+                .binary_search(&id)
+                .ok()
+                .map(|i| start + i)
+        }
+    }
+}
+
 fn most_caught_up(row: &[(Client, Lag)], default: Lag, clients: usize) -> Option<(Lag, Client)> {
     let reported = row.iter().map(|&(c, lag)| (lag, c)).min();
     let first_gap = row
@@ -180,4 +226,39 @@ fn most_caught_up(row: &[(Client, Lag)], default: Lag, clients: usize) -> Option
         .map_or(row.len(), |(i, _)| i);
     let unreported = (first_gap < clients).then_some((default, first_gap));
     reported.into_iter().chain(unreported).min()
+}
+
+#[cfg(test)]
+mod tests {
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
+    use super::Locator;
+    use crate::model::{Task, TaskId};
+
+    #[test]
+    fn locator_agrees_with_a_search() {
+        let mut rng = ChaCha8Rng::seed_from_u64(3);
+        for _ in 0..200 {
+            // Some subtopologies numbered densely, some with gaps.
+            let mut ids = Vec::new();
+            for s in 0..rng.random_range(1..5) {
+                let first = rng.random_range(0..3);
+                let gaps = rng.random_bool(0.5);
+                let mut p = first;
+                for _ in 0..rng.random_range(0..8) {
+                    ids.push(TaskId::new(s * 2, p));
+                    p += if gaps { rng.random_range(1..3) } else { 1 };
+                }
+            }
+            let tasks: Vec<Task> = ids.iter().map(|&id| Task::stateless(id)).collect();
+            let locate = Locator::new(&tasks);
+            for s in 0..10 {
+                for p in 0..20 {
+                    let id = TaskId::new(s, p);
+                    assert_eq!(locate.position(id), ids.binary_search(&id).ok(), "{id}");
+                }
+            }
+        }
+    }
 }
