@@ -197,6 +197,8 @@ struct Sticky<'s> {
     /// Kafka's `previousStandbyTaskAssignment`: the previous standby owners
     /// of each task, ascending (Kafka: a `HashSet`).
     prev_standby: Vec<Vec<Client>>,
+    /// The task-pair rule's counts for the task being placed.
+    pairs: std::cell::RefCell<pairs::PairCounts>,
 }
 
 impl<'s> Sticky<'s> {
@@ -216,6 +218,7 @@ impl<'s> Sticky<'s> {
         }
         Sticky {
             state,
+            pairs: std::cell::RefCell::new(pairs::PairCounts::new(tasks, state.clients().len())),
             work: Work::new(state),
             prev_owner,
             prev_standby,
@@ -412,6 +415,10 @@ impl<'s> Sticky<'s> {
     }
 
     fn new_pair(&self, t: Task, c: Client) -> bool {
-        pairs::has_new_pair(&self.work, t, c)
+        if self.work.former.is_some() || pairs::surely_new_pair(&self.work, t, c) {
+            pairs::has_new_pair(&self.work, t, c)
+        } else {
+            self.pairs.borrow_mut().has_new_pair(&self.work, t, c)
+        }
     }
 }

@@ -34,15 +34,7 @@ use super::work::{Client, Task, Work};
 /// holders.
 pub(super) fn has_new_pair(work: &Work, t: Task, c: Client) -> bool {
     debug_assert!(!work.holds(c, t), "client {c} already holds task {t}");
-    let on_c = work.assigned_count(c);
-    let mut partners_at_most: usize = work.holders[t]
-        .iter()
-        .map(|&h| work.assigned_count(h) - 1)
-        .sum();
-    if let Some((owner, group)) = &work.former {
-        partners_at_most += group[owner[t]] - 1;
-    }
-    if partners_at_most < on_c {
+    if surely_new_pair(work, t, c) {
         return true;
     }
     let holders = &work.holders[t];
@@ -59,4 +51,114 @@ pub(super) fn has_new_pair(work: &Work, t: Task, c: Client) -> bool {
                 .iter()
                 .any(|&h| holders.contains(&h) && !both_active(h, x))
     })
+}
+
+/// The O(|holders|) test [`has_new_pair`] starts with: `t`'s clients hold
+/// fewer other tasks than `c` holds, so some task on `c` shares no client
+/// with `t`. True for every task not yet placed.
+pub(super) fn surely_new_pair(work: &Work, t: Task, c: Client) -> bool {
+    let mut partners_at_most: usize = work.holders[t]
+        .iter()
+        .map(|&h| work.assigned_count(h) - 1)
+        .sum();
+    if let Some((owner, group)) = &work.former {
+        partners_at_most += group[owner[t]] - 1;
+    }
+    partners_at_most < work.assigned_count(c)
+}
+
+/// [`has_new_pair`] for many clients and one task at a time, without
+/// rescanning: for the task `t` being placed it keeps, per client `c`, how
+/// many of `c`'s tasks share a client with `t` (`shared[c]`); `t` forms a new
+/// pair on `c` exactly when that is fewer than all of `c`'s tasks.
+///
+/// The counts are built from `t`'s holders: every task on a holder shares a
+/// client with `t`, and each such task (counted once) adds one to each of its
+/// own holders. A holder `t` gains later (its next standby) adds the tasks it
+/// brings. Building costs O(Σ over `t`'s holders of their tasks + Σ over the
+/// tasks met of their holders) once per task, instead of a scan of a
+/// candidate's tasks against `t`'s holders for every candidate — Kafka's
+/// rule costs up to O(C · n_c · R²) per placement, which made 1,000 tasks on
+/// 100 clients with 50 standbys take seconds. Only for the placement without
+/// a former (pre-optimiser) placement; with one, [`has_new_pair`] answers.
+pub(super) struct PairCounts {
+    /// The task the counts are for.
+    task: Option<Task>,
+    /// How many of `task`'s holders (a list that only grows while `task`
+    /// is being placed) have their tasks counted.
+    counted: usize,
+    /// Per task: whether it was met (shares a client with `task`).
+    met: Vec<bool>,
+    met_list: Vec<Task>,
+    /// Per client: how many of its tasks were met.
+    shared: Vec<usize>,
+    /// Whether the counts are kept for `task` (else only probes were made).
+    built: bool,
+}
+
+/// Tasks of a candidate tried directly before the counts are built.
+const PROBE: usize = 8;
+
+impl PairCounts {
+    pub(super) fn new(tasks: usize, clients: usize) -> PairCounts {
+        PairCounts {
+            task: None,
+            counted: 0,
+            met: vec![false; tasks],
+            met_list: Vec::new(),
+            shared: vec![0; clients],
+            built: false,
+        }
+    }
+
+    /// Whether `t` forms a new pair on `c` (a client not holding `t`).
+    ///
+    /// Until the counts for `t` are built, the first few tasks of `c` are
+    /// tried directly: where tasks rarely share clients (few standbys) one
+    /// of them answers at once and the counts are never needed.
+    pub(super) fn has_new_pair(&mut self, work: &Work, t: Task, c: Client) -> bool {
+        debug_assert!(work.former.is_none());
+        if self.task != Some(t) {
+            self.reset(work, t);
+        }
+        if !self.built {
+            let holders = &work.holders[t];
+            let fresh = |x: Task| !work.holders[x].iter().any(|h| holders.contains(h));
+            if work.assigned(c).take(PROBE).any(fresh) {
+                return true;
+            }
+            self.built = true;
+        }
+        self.bring_up_to_date(work, t);
+        self.shared[c] < work.assigned_count(c)
+    }
+
+    /// Forgets the counts of the previous task.
+    fn reset(&mut self, work: &Work, t: Task) {
+        for x in self.met_list.drain(..) {
+            self.met[x] = false;
+            for &h in &work.holders[x] {
+                self.shared[h] = 0;
+            }
+        }
+        self.counted = 0;
+        self.built = false;
+        self.task = Some(t);
+    }
+
+    fn bring_up_to_date(&mut self, work: &Work, t: Task) {
+        while let Some(&h) = work.holders[t].get(self.counted) {
+            self.counted += 1;
+            for x in work.assigned(h) {
+                if x == t || self.met[x] {
+                    continue;
+                }
+                self.met[x] = true;
+                self.met_list.push(x);
+                for &k in &work.holders[x] {
+                    self.shared[k] += 1;
+                }
+            }
+        }
+    }
 }

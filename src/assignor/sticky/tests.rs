@@ -11,7 +11,7 @@ use proptest::prelude::*;
 
 use crate::model::{AssignmentConfig, Client, ClusterState, Task, TaskId};
 
-use super::pairs::has_new_pair;
+use super::pairs::{has_new_pair, PairCounts};
 use super::work::Role;
 use super::{Sticky, Within};
 
@@ -133,9 +133,11 @@ proptest! {
             let role = if active { Role::Active } else { Role::Standby };
             sticky.place(c, t, role);
             for t in 0..tasks {
+                let mut counts = PairCounts::new(tasks, n);
                 for c in (0..n).filter(|&c| !sticky.work.holds(c, t)) {
                     let kafka = literal.has_new_pair(t, sticky.work.assigned(c));
                     prop_assert_eq!(has_new_pair(&sticky.work, t, c), kafka, "task {} client {}", t, c);
+                    prop_assert_eq!(counts.has_new_pair(&sticky.work, t, c), kafka, "counts: task {} client {}", t, c);
                 }
             }
         }
@@ -155,6 +157,34 @@ proptest! {
             let literal = w.assigned_count(c) >= cap as usize
                 && (0..n).any(|o| w.more_available(o, c));
             prop_assert_eq!(w.should_balance(c), literal);
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, failure_persistence: None, ..ProptestConfig::default() })]
+
+    /// Placed task by task, as the standby step places them, one
+    /// `PairCounts` kept across placements answers as Kafka's recorded pairs.
+    #[test]
+    fn pair_counts_follow_task_by_task_placement((caps, tasks, mut moves) in scenario()) {
+        moves.sort_by_key(|&(t, _, _)| t);
+        let state = state(&caps, tasks);
+        let n = caps.len();
+        let mut sticky = Sticky::new(&state);
+        let mut literal = TaskPairs::new(tasks);
+        let mut counts = PairCounts::new(tasks, n);
+        for (t, c, active) in moves {
+            if sticky.work.holds(c, t) {
+                continue;
+            }
+            literal.add_pairs(t, sticky.work.assigned(c));
+            let role = if active { Role::Active } else { Role::Standby };
+            sticky.place(c, t, role);
+            for c in (0..n).filter(|&c| !sticky.work.holds(c, t)) {
+                let kafka = literal.has_new_pair(t, sticky.work.assigned(c));
+                prop_assert_eq!(counts.has_new_pair(&sticky.work, t, c), kafka, "task {} client {}", t, c);
+            }
         }
     }
 }
