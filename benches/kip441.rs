@@ -150,5 +150,32 @@ fn bench(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench);
+/// Growth: sparse lags (three reports per task) on 1,000 clients, tasks
+/// doubling from 12,500 to 100,000 — issue 6 asks each doubling to cost at
+/// most 2.3× the time.
+fn growth(c: &mut Criterion) {
+    use smoothscale::generate::{generate, History, Spec};
+    let kip441 = assignor::by_name("kip441").expect("registered");
+    let mut group = c.benchmark_group("kip441_growth");
+    group.sample_size(10);
+    for tasks in [12_500, 25_000, 50_000, 100_000] {
+        let spec = Spec {
+            stateful: tasks,
+            stateless: 0,
+            subtopologies: 1,
+            clients: 1_000,
+            threads: 1,
+            standbys: 1,
+            history: History::Sparse { reports: 3 },
+        };
+        let state = generate(&spec, 0).expect("valid");
+        validate(&state, &kip441.assign(&state).expect("plan")).expect("valid plan");
+        group.bench_with_input(BenchmarkId::new("sparse_1000c", tasks), &state, |b, s| {
+            b.iter(|| kip441.assign(s).expect("plan"))
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench, growth);
 criterion_main!(benches);

@@ -10,22 +10,31 @@ use crate::model::{ClusterState, Lag, Task as TaskSpec, TaskId};
 
 use super::work::{Client, Task};
 
-/// Who is caught up on one task.
-enum CaughtUp {
-    /// Exactly these clients (sorted).
-    Only(Vec<Client>),
-    /// Every client but these (sorted).
-    AllBut(Vec<Client>),
+/// One list per task in two flat vectors (no allocation per task): row `t`
+/// is `items[start[t]..start[t + 1]]`.
+struct Rows<T> {
+    start: Vec<usize>,
+    items: Vec<T>,
+}
+
+impl<T> Rows<T> {
+    fn row(&self, t: Task) -> &[T] {
+        &self.items[self.start[t]..self.start[t + 1]]
+    }
 }
 
 /// Lag facts for every task (stateless tasks have empty entries).
 pub(super) struct LagIndex {
     clients: usize,
     /// Reported lags per task, sorted by client.
-    entries: Vec<Vec<(Client, Lag)>>,
+    entries: Rows<(Client, Lag)>,
     /// The lag of a client without a report: the end offset.
     default: Vec<Lag>,
-    caught_up: Vec<CaughtUp>,
+    /// Whether a client without a report is caught up on the task; then
+    /// `listed` names the clients that are not, else those that are (each
+    /// set stored as its shorter description; sorted).
+    everyone: Vec<bool>,
+    listed: Rows<Client>,
     /// The first client in Kafka's `(lag, process id)` order.
     most_caught_up: Vec<Option<(Lag, Client)>>,
 }
@@ -33,49 +42,66 @@ pub(super) struct LagIndex {
 impl LagIndex {
     pub(super) fn new(state: &ClusterState) -> LagIndex {
         let tasks = state.tasks();
+        let n = tasks.len();
         let clients = state.clients().len();
         let acceptable = state.config().acceptable_recovery_lag;
-        let mut entries = vec![Vec::new(); tasks.len()];
         let locate = Locator::new(tasks);
+        // Reports in client order, bucketed by task (a counting sort keeps
+        // each task's reports in client order).
+        let mut reports: Vec<(usize, Client, Lag)> = Vec::new();
+        let mut start = vec![0usize; n + 1];
         for (c, client) in state.clients().iter().enumerate() {
             for (id, &lag) in &client.lags {
                 let t = locate
                     .position(*id)
                     .expect("validated: lag of a known task");
-                entries[t].push((c, lag));
+                reports.push((t, c, lag));
+                start[t + 1] += 1;
             }
         }
+        for t in 0..n {
+            start[t + 1] += start[t];
+        }
+        let mut fill = start.clone();
+        let mut items = vec![(0, Lag::Running); reports.len()];
+        for (t, c, lag) in reports {
+            items[fill[t]] = (c, lag);
+            fill[t] += 1;
+        }
+        let entries = Rows { start, items };
         let default: Vec<Lag> = tasks.iter().map(|t| Lag::Records(t.end_offset)).collect();
-        let caught_up = (0..tasks.len())
-            .map(|t| {
-                let everyone = default[t].is_caught_up(acceptable);
-                let listed = entries[t]
+        let everyone: Vec<bool> = default.iter().map(|d| d.is_caught_up(acceptable)).collect();
+        let mut listed = Rows {
+            start: Vec::with_capacity(n + 1),
+            items: Vec::new(),
+        };
+        listed.start.push(0);
+        for t in 0..n {
+            listed.items.extend(
+                entries
+                    .row(t)
                     .iter()
-                    .filter(|(_, lag)| lag.is_caught_up(acceptable) != everyone)
-                    .map(|&(c, _)| c)
-                    .collect();
-                if everyone {
-                    CaughtUp::AllBut(listed)
-                } else {
-                    CaughtUp::Only(listed)
-                }
-            })
-            .collect();
-        let most_caught_up = (0..tasks.len())
-            .map(|t| most_caught_up(&entries[t], default[t], clients))
+                    .filter(|(_, lag)| lag.is_caught_up(acceptable) != everyone[t])
+                    .map(|&(c, _)| c),
+            );
+            listed.start.push(listed.items.len());
+        }
+        let most_caught_up = (0..n)
+            .map(|t| most_caught_up(entries.row(t), default[t], clients))
             .collect();
         LagIndex {
             clients,
             entries,
             default,
-            caught_up,
+            everyone,
+            listed,
             most_caught_up,
         }
     }
 
     /// The lag of client `c` on task `t`.
     pub(super) fn lag(&self, c: Client, t: Task) -> Lag {
-        let row = &self.entries[t];
+        let row = self.entries.row(t);
         match row.binary_search_by_key(&c, |&(k, _)| k) {
             Ok(i) => row[i].1,
             Err(_) => self.default[t],
@@ -84,27 +110,23 @@ impl LagIndex {
 
     /// Whether `c` is caught up on `t`.
     pub(super) fn is_caught_up(&self, c: Client, t: Task) -> bool {
-        match &self.caught_up[t] {
-            CaughtUp::Only(list) => list.binary_search(&c).is_ok(),
-            CaughtUp::AllBut(list) => list.binary_search(&c).is_err(),
-        }
+        self.listed.row(t).binary_search(&c).is_ok() != self.everyone[t]
     }
 
     /// How many clients are caught up on `t`.
     pub(super) fn caught_up_count(&self, t: Task) -> usize {
-        match &self.caught_up[t] {
-            CaughtUp::Only(list) => list.len(),
-            CaughtUp::AllBut(list) => self.clients - list.len(),
+        let listed = self.listed.row(t).len();
+        if self.everyone[t] {
+            self.clients - listed
+        } else {
+            listed
         }
     }
 
     /// The caught-up clients of `t` when they are few enough to list, or `None`
     /// when they are "everyone but a few" (walk the least-loaded order instead).
     pub(super) fn listed_caught_up(&self, t: Task) -> Option<&[Client]> {
-        match &self.caught_up[t] {
-            CaughtUp::Only(list) => Some(list),
-            CaughtUp::AllBut(_) => None,
-        }
+        (!self.everyone[t]).then(|| self.listed.row(t))
     }
 
     /// Kafka's `needs_move`: `c` is not caught up on `t` and the most caught-up
@@ -139,7 +161,7 @@ impl LagIndex {
     ) -> Option<Client> {
         let holds = |c: Client| owner == Some(c) || replicas.binary_search(&c).is_ok();
         let limit = (self.lag(dest, t), dest);
-        let row = &self.entries[t];
+        let row = self.entries.row(t);
         let reported = row
             .iter()
             .map(|&(c, lag)| (lag, c))
