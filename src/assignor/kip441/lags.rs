@@ -76,12 +76,12 @@ impl LagIndex {
             items: Vec::new(),
         };
         listed.start.push(0);
-        for t in 0..n {
+        for (t, &all) in everyone.iter().enumerate() {
             listed.items.extend(
                 entries
                     .row(t)
                     .iter()
-                    .filter(|(_, lag)| lag.is_caught_up(acceptable) != everyone[t])
+                    .filter(|(_, lag)| lag.is_caught_up(acceptable) != all)
                     .map(|&(c, _)| c),
             );
             listed.start.push(listed.items.len());
