@@ -1,6 +1,7 @@
-//! Golden plans: `kip441` and `sticky` must keep giving, placement for
-//! placement, the plans recorded in `tests/golden/*.txt` before their hot
-//! paths were optimised (issue 6).
+//! Golden plans: `kip441`, `sticky` and `kip441-learner` must keep giving,
+//! placement for placement, the plans recorded in `tests/golden/plans.txt`
+//! before their hot paths were optimised (issue 6): kip441 and sticky as
+//! they stood after issue 5, kip441-learner as merged from issue 7.
 //!
 //! Inputs come from the crate's generator (`smoothscale::generate`): a
 //! hundred seeds of each of five shape classes, scaled down from Kafka's
@@ -22,7 +23,7 @@ use rand_chacha::ChaCha8Rng;
 use smoothscale::generate::{self, History, Spec};
 use smoothscale::{assignor, validate, ClusterState, Plan};
 
-const STRATEGIES: &[&str] = &["kip441", "sticky"];
+const STRATEGIES: &[&str] = &["kip441", "sticky", "kip441-learner"];
 const SEEDS_PER_CLASS: u64 = 100;
 
 /// FNV-1a, 64 bits.
@@ -151,7 +152,7 @@ fn fingerprints() -> String {
 }
 
 #[test]
-fn kip441_and_sticky_reproduce_their_golden_plans() {
+fn optimised_strategies_reproduce_their_golden_plans() {
     let path = format!("{}/tests/golden/plans.txt", env!("CARGO_MANIFEST_DIR"));
     let got = fingerprints();
     if std::env::var_os("SMOOTHSCALE_BLESS").is_some() {

@@ -337,6 +337,26 @@ fn build(shape: &Shape, config: AssignmentConfig) -> ClusterState {
     support::state(config, tasks, clients)
 }
 
+/// Whether every client holds at most `⌈orig(k) · n_g / n⌉` actives of each
+/// subtopology `g` among `tasks` (`orig(k)` its count of them): the caps of
+/// `balance_subtopology`.
+fn meets_subtopology_caps(state: &ClusterState, sets: &Sets, tasks: &[usize]) -> bool {
+    let counts = rack::active_counts(sets, tasks);
+    let mut per_group: BTreeMap<u32, usize> = BTreeMap::new();
+    let mut on_client: BTreeMap<(u32, usize), usize> = BTreeMap::new();
+    for &t in tasks {
+        let g = state.tasks()[t].id.subtopology;
+        *per_group.entry(g).or_default() += 1;
+        if let Some(c) = sets.active_owner(t) {
+            *on_client.entry((g, c)).or_default() += 1;
+        }
+    }
+    on_client.iter().all(|(&(g, c), &n)| {
+        let cap = (counts[&c] * per_group[&g]).div_ceil(tasks.len());
+        n <= cap
+    })
+}
+
 fn with_strategy(strategy: RackAwareStrategy) -> AssignmentConfig {
     AssignmentConfig {
         rack_aware_strategy: strategy,
@@ -367,8 +387,11 @@ proptest! {
     }
 
     /// The active optimiser on any plan (random lags, so after kip441's
-    /// movements): never more cross-rack actives, counts kept — for both
-    /// strategies.
+    /// movements): counts kept, and never more cross-rack actives — for
+    /// `balance_subtopology` only when the plan already met its subtopology
+    /// caps (staying put is then one of its placements; when it is not, the
+    /// caps force moves that may cross racks: found at about 1 in 40,000
+    /// random cases, with the dense network of issue 5 as with the sparse one).
     #[test]
     fn active_optimiser_never_adds_traffic(shape in shape(6, false, false), balance in any::<bool>()) {
         let strategy = if balance { RackAwareStrategy::BalanceSubtopology } else { RackAwareStrategy::MinTraffic };
@@ -377,9 +400,15 @@ proptest! {
         let mut sets = Sets::from_plan(&on, &plan);
         let all: Vec<usize> = (0..on.tasks().len()).collect();
         let before = (rack::cross_rack_actives(&on, &sets), rack::active_counts(&sets, &all));
+        let within_caps = !balance || meets_subtopology_caps(&on, &sets, &all);
         rack::optimize_active(&on, &mut sets, &all, Costs::KIP441);
-        prop_assert!(rack::cross_rack_actives(&on, &sets) <= before.0);
+        if within_caps {
+            prop_assert!(rack::cross_rack_actives(&on, &sets) <= before.0);
+        }
         prop_assert_eq!(rack::active_counts(&sets, &all), before.1);
+        if balance {
+            prop_assert!(meets_subtopology_caps(&on, &sets, &all));
+        }
     }
 
     /// Row 24: traffic cost 0 (non-overlap 10) with min_traffic leaves the

@@ -4,8 +4,10 @@
 //! the learner). A task has at most one learner, paired with its one active.
 
 use std::cmp::Reverse;
+use std::collections::BTreeSet;
 
 use crate::assignor::load::Load;
+use crate::model::Lag;
 
 use super::balance::balance;
 use super::work::{Client, Kind, Task, Work};
@@ -56,12 +58,16 @@ pub(super) fn keep(work: &mut Work, bounds: &[(usize, usize)]) {
 /// taken from a donor goes to the receiver at once when the receiver is
 /// already caught up on it, and to a new learner there otherwise.
 pub(super) fn place(work: &mut Work, bounds: &[(usize, usize)]) {
+    let mut index = Learnable::new(work);
     balance(work, Kind::Stateful, bounds, |w, r, is_donor| {
-        match pick(w, r, is_donor) {
+        match index.pick(w, r, is_donor) {
             None => false,
             Some(t) => {
+                let from = w.owner[t].expect("a picked task has an owner");
+                index.by_owner[from].remove(&(w.state.tasks()[t].end_offset, t));
                 if w.caught_up(r, t) {
                     w.move_active(t, r);
+                    index.by_owner[r].insert((w.state.tasks()[t].end_offset, t));
                 } else {
                     w.add_learner(r, t);
                 }
@@ -71,16 +77,62 @@ pub(super) fn place(work: &mut Work, bounds: &[(usize, usize)]) {
     });
 }
 
-/// The task receiver `r` should learn: among stateful tasks of donors with
-/// no learner yet, those of leaving owners first, then the least lag on `r`
-/// (a standby or an old copy first), then the most loaded owner, then id.
-fn pick(work: &Work, r: Client, is_donor: &dyn Fn(&Work, Client) -> bool) -> Option<Task> {
-    (0..work.owner.len())
-        .filter(|&t| work.kind(t) == Kind::Stateful && work.learner_of[t].is_none())
-        .filter_map(|t| work.owner[t].filter(|&h| is_donor(work, h)).map(|h| (t, h)))
-        .min_by_key(|&(t, h)| {
+/// The tasks a receiver may learn — stateful, with an owner and no learner —
+/// per owner, ordered by (end offset, id): the order `pick` wants among the
+/// tasks the receiver reported no lag for (their lag is the end offset).
+struct Learnable {
+    by_owner: Vec<BTreeSet<(u64, Task)>>,
+}
+
+impl Learnable {
+    fn new(work: &Work) -> Learnable {
+        let mut by_owner = vec![BTreeSet::new(); work.client_count()];
+        for t in 0..work.owner.len() {
+            if let Some(h) = work.owner[t] {
+                if work.kind(t) == Kind::Stateful && work.learner_of[t].is_none() {
+                    by_owner[h].insert((work.state.tasks()[t].end_offset, t));
+                }
+            }
+        }
+        Learnable { by_owner }
+    }
+
+    /// The task receiver `r` should learn: among stateful tasks of donors
+    /// with no learner yet, those of leaving owners first, then the least
+    /// lag on `r` (a standby or an old copy first), then the most loaded
+    /// owner, then id.
+    ///
+    /// Every task of one owner shares the owner's part of the key, so the
+    /// best task is the best of each donor's best: among the tasks `r`
+    /// reported a lag for, by that lag, and among the others by end offset —
+    /// the first of the donor's ordered set that `r` did not report. O(C +
+    /// reports of `r`) per pick instead of a pass over every task.
+    fn pick(
+        &self,
+        work: &Work,
+        r: Client,
+        is_donor: &dyn Fn(&Work, Client) -> bool,
+    ) -> Option<Task> {
+        let state = work.state;
+        let reports = &state.clients()[r].lags;
+        let key = |t: Task, h: Client, lag: Lag| {
             let load = Load::of(work.load[STATEFUL][h], work.capacity(h));
-            (!work.leaving[h], work.lag(r, t), Reverse(load), t)
-        })
-        .map(|(t, _)| t)
+            (!work.leaving[h], lag, Reverse(load), t)
+        };
+        let reported = reports.iter().filter_map(|(&id, &lag)| {
+            let t = state.task_position(id)?;
+            let h = work.owner[t]?;
+            let learnable = work.kind(t) == Kind::Stateful && work.learner_of[t].is_none();
+            (learnable && is_donor(work, h)).then(|| key(t, h, lag))
+        });
+        let unreported = (0..work.client_count())
+            .filter(|&h| is_donor(work, h))
+            .filter_map(|h| {
+                self.by_owner[h]
+                    .iter()
+                    .find(|&&(_, t)| !reports.contains_key(&state.tasks()[t].id))
+                    .map(|&(end, t)| key(t, h, Lag::Records(end)))
+            });
+        reported.chain(unreported).min().map(|(.., t)| t)
+    }
 }
