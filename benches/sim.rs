@@ -1,5 +1,6 @@
 //! Criterion benchmark of the simulator: every registered strategy through
-//! bundled scenarios, the scenario's seed, release mode.
+//! every bundled scenario (`simulations/*.toml`), the scenario's seed,
+//! release mode.
 
 #![allow(missing_docs)] // criterion_group! generates undocumented items
 
@@ -7,12 +8,24 @@ use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use smoothscale::assignor;
 use smoothscale::sim::{run, Scenario};
 
-const SCENARIOS: &[&str] = &["scale-out", "rolling-bounce", "random-churn"];
+/// Every bundled scenario, by file name, sorted.
+fn scenarios() -> Vec<String> {
+    let dir = format!("{}/simulations", env!("CARGO_MANIFEST_DIR"));
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .expect("the simulations folder")
+        .filter_map(|e| {
+            let name = e.ok()?.file_name().into_string().ok()?;
+            name.strip_suffix(".toml").map(String::from)
+        })
+        .collect();
+    names.sort();
+    names
+}
 
 fn bench(c: &mut Criterion) {
     let mut group = c.benchmark_group("simulate");
     group.sample_size(10);
-    for name in SCENARIOS {
+    for name in &scenarios() {
         let path = format!("{}/simulations/{name}.toml", env!("CARGO_MANIFEST_DIR"));
         let text = std::fs::read_to_string(&path).expect("bundled scenario");
         let scenario = Scenario::from_toml(&text).expect("valid scenario");

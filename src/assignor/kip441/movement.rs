@@ -73,17 +73,41 @@ fn swap(work: &mut Work, t: Task, src: Client, dest: Client) {
 /// task, destination) for every replica on a client that needs to give it up.
 /// Warm-ups are not in the standby sets, so they stay put.
 fn movements(work: &Work, lags: &LagIndex, role: Role) -> Vec<(usize, Task, Client)> {
-    let mut queue = Vec::new();
-    for c in 0..work.client_count() {
-        for &t in work.tasks(c, role) {
-            if lags.needs_move(c, t) {
-                queue.push((lags.caught_up_count(t), t, c));
+    // Tasks in order, each task's holders in order: (task, client) order
+    // without a sort; a stable bucketing by caught-up count then gives the
+    // full (count, task, client) order in O(T + replicas + C).
+    let mut found: Vec<(usize, Task, Client)> = Vec::new();
+    for t in 0..work.owner.len() {
+        match role {
+            Role::Active => {
+                if let Some(c) = work.owner[t] {
+                    if lags.needs_move(c, t) {
+                        found.push((lags.caught_up_count(t), t, c));
+                    }
+                }
+            }
+            Role::Standby => {
+                for &c in &work.replicas[t] {
+                    if work.has_standby(c, t) && lags.needs_move(c, t) {
+                        found.push((lags.caught_up_count(t), t, c));
+                    }
+                }
             }
         }
     }
-    // Distinct keys (a task sits once on a client in one role): a sort gives
-    // the ordered set's order.
-    queue.sort_unstable();
+    let buckets = found.iter().map(|m| m.0).max().map_or(0, |m| m + 1);
+    let mut start = vec![0usize; buckets + 1];
+    for m in &found {
+        start[m.0 + 1] += 1;
+    }
+    for i in 0..buckets {
+        start[i + 1] += start[i];
+    }
+    let mut queue = vec![(0, 0, 0); found.len()];
+    for m in found {
+        queue[start[m.0]] = m;
+        start[m.0] += 1;
+    }
     queue
 }
 
