@@ -19,6 +19,9 @@ use crate::model::{
 /// The end offset of every task of the non-random histories.
 pub const END_OFFSET: u64 = 100_000;
 
+/// The racks of [`History::Random`] clients and tasks.
+const RACKS: [&str; 2] = ["r1", "r2"];
+
 /// What the clients remember and report.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum History {
@@ -221,7 +224,6 @@ fn random_history(
     // Some clients are new: no history at all.
     let veteran: Vec<bool> = (0..n).map(|_| rng.random_bool(0.8)).collect();
     let zones = ["z1", "z2", "z3"];
-    let racks = ["r1", "r2"];
     let tagged = rng.random_bool(0.25);
     let racked = !tagged && rng.random_bool(0.25);
     if tagged {
@@ -241,7 +243,7 @@ fn random_history(
                 .insert("zone".into(), zones[c % zones.len()].into());
         }
         if racked {
-            client.rack = Some(racks[c % racks.len()].into());
+            client.rack = Some(RACKS[c % RACKS.len()].into());
         }
     }
     for task in tasks {
@@ -279,12 +281,12 @@ fn random_task_racks(rng: &mut ChaCha8Rng, tasks: &mut [Task], config: &Assignme
     if config.rack_aware_strategy == RackAwareStrategy::None {
         return;
     }
-    let racks = ["r1", "r2"];
     for task in tasks {
-        task.racks.insert(racks[rng.random_range(0..2)].into());
+        task.racks
+            .insert(RACKS[rng.random_range(0..RACKS.len())].into());
         if task.stateful {
             task.changelog_racks
-                .insert(racks[rng.random_range(0..2)].into());
+                .insert(RACKS[rng.random_range(0..RACKS.len())].into());
         }
     }
 }

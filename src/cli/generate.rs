@@ -96,22 +96,17 @@ pub(crate) fn run(args: &GenerateArgs) -> Result<(), Failure> {
     set(&mut spec.clients, args.clients);
     set(&mut spec.threads, args.threads);
     set(&mut spec.standbys, args.standbys);
-    let reports = match spec.history {
-        History::Sparse { reports } => reports,
-        _ => 3,
+    let preset_reports = match spec.history {
+        History::Sparse { reports } => Some(reports),
+        _ => None,
     };
-    spec.history = match args.history {
-        Some(HistoryArg::Cold) => History::Cold,
-        Some(HistoryArg::Sparse) => History::Sparse {
-            reports: args.reports.unwrap_or(reports),
+    spec.history = match (args.history, preset_reports) {
+        (Some(HistoryArg::Cold), _) => History::Cold,
+        (Some(HistoryArg::Random), _) => History::Random,
+        (Some(HistoryArg::Sparse), reports) | (None, reports @ Some(_)) => History::Sparse {
+            reports: args.reports.or(reports).unwrap_or(3),
         },
-        Some(HistoryArg::Random) => History::Random,
-        None => match spec.history {
-            History::Sparse { .. } => History::Sparse {
-                reports: args.reports.unwrap_or(reports),
-            },
-            other => other,
-        },
+        (None, None) => spec.history,
     };
     if args.reports.is_some() && !matches!(spec.history, History::Sparse { .. }) {
         return Err(Failure::BadInput(

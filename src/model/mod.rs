@@ -9,6 +9,7 @@ mod lag;
 mod plan;
 mod state;
 mod task;
+mod task_index;
 
 pub use client::Client;
 pub use config::{

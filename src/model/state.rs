@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 use super::config::{
     MAX_TAG_KEYS, MAX_TAG_KEY_LEN, MAX_TAG_VALUE_LEN, MIN_PROBING_REBALANCE_INTERVAL_MS,
 };
+use super::task_index::TaskIndex;
 use super::{AssignmentConfig, Client, ClientId, InputError, Lag, Task, TaskId};
 
 /// Tasks, clients with their lags and previous assignment, and the config.
@@ -16,7 +17,7 @@ pub struct ClusterState {
     config: AssignmentConfig,
     tasks: Vec<Task>,
     clients: Vec<Client>,
-    task_index: BTreeMap<TaskId, usize>,
+    task_index: TaskIndex,
 }
 
 impl ClusterState {
@@ -34,7 +35,7 @@ impl ClusterState {
         let mut clients = clients;
         tasks.sort_by_key(|t| t.id);
         clients.sort_by(|a, b| a.id.cmp(&b.id));
-        let task_index = tasks.iter().enumerate().map(|(i, t)| (t.id, i)).collect();
+        let task_index = TaskIndex::new(tasks.iter().map(|t| t.id).collect());
         Ok(ClusterState {
             config,
             tasks,
@@ -60,12 +61,12 @@ impl ClusterState {
 
     /// The task with this id.
     pub fn task(&self, id: TaskId) -> Option<&Task> {
-        self.task_index.get(&id).map(|&i| &self.tasks[i])
+        self.task_index.position(id).map(|i| &self.tasks[i])
     }
 
     /// The position of a task in [`ClusterState::tasks`].
     pub fn task_position(&self, id: TaskId) -> Option<usize> {
-        self.task_index.get(&id).copied()
+        self.task_index.position(id)
     }
 
     /// The client with this id.

@@ -9,7 +9,9 @@ use super::work::{Client, Load, Role, Work};
 /// ignoring capacity: task `i` goes to client `i mod C`.
 pub(super) fn round_robin(work: &mut Work, stateful: &[usize]) {
     let n = work.client_count();
-    work.deal_actives(stateful.iter().enumerate().map(|(i, &t)| (i % n, t)));
+    for (i, &t) in stateful.iter().enumerate() {
+        work.assign(i % n, t, Role::Active);
+    }
 }
 
 /// Repeats passes over every ordered pair (source, destination) of clients,

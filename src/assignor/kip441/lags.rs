@@ -6,20 +6,47 @@
 //! description: the clients that are caught up, or (when the no-report class is
 //! caught up) the clients that are not. Cost: O(tasks + lag entries + clients).
 
-use crate::model::{ClusterState, Lag, Task as TaskSpec, TaskId};
+use crate::model::{ClusterState, Lag};
 
 use super::work::{Client, Task};
 
-/// One list per task in two flat vectors (no allocation per task): row `t`
-/// is `items[start[t]..start[t + 1]]`.
-struct Rows<T> {
+/// One list per bucket (a task, a count) in two flat vectors, no
+/// allocation per list: row `b` is `items[start[b]..start[b + 1]]`.
+pub(super) struct Rows<T> {
     start: Vec<usize>,
     items: Vec<T>,
 }
 
-impl<T> Rows<T> {
-    fn row(&self, t: Task) -> &[T] {
-        &self.items[self.start[t]..self.start[t + 1]]
+impl<T: Copy> Rows<T> {
+    /// `buckets` lists from (bucket, item) pairs by a stable counting sort:
+    /// each list keeps the items' order. O(buckets + items).
+    pub(super) fn bucketed(buckets: usize, pairs: Vec<(usize, T)>) -> Rows<T> {
+        let mut start = vec![0usize; buckets + 1];
+        for &(b, _) in &pairs {
+            start[b + 1] += 1;
+        }
+        for b in 0..buckets {
+            start[b + 1] += start[b];
+        }
+        let mut items = match pairs.first() {
+            Some(&(_, any)) => vec![any; pairs.len()],
+            None => Vec::new(),
+        };
+        let mut fill = start.clone();
+        for (b, item) in pairs {
+            items[fill[b]] = item;
+            fill[b] += 1;
+        }
+        Rows { start, items }
+    }
+
+    fn row(&self, b: usize) -> &[T] {
+        &self.items[self.start[b]..self.start[b + 1]]
+    }
+
+    /// Every item, bucket after bucket.
+    pub(super) fn into_items(self) -> Vec<T> {
+        self.items
     }
 }
 
@@ -45,47 +72,33 @@ impl LagIndex {
         let n = tasks.len();
         let clients = state.clients().len();
         let acceptable = state.config().acceptable_recovery_lag;
-        let locate = Locator::new(tasks);
-        // Reports in client order, bucketed by task (a counting sort keeps
-        // each task's reports in client order).
-        let mut reports: Vec<(usize, Client, Lag)> = Vec::new();
-        let mut start = vec![0usize; n + 1];
+        // Reports in client order, bucketed by task: each task's reports
+        // stay in client order.
+        let mut reports: Vec<(usize, (Client, Lag))> = Vec::new();
         for (c, client) in state.clients().iter().enumerate() {
             for (id, &lag) in &client.lags {
-                let t = locate
-                    .position(*id)
+                let t = state
+                    .task_position(*id)
                     .expect("validated: lag of a known task");
-                reports.push((t, c, lag));
-                start[t + 1] += 1;
+                reports.push((t, (c, lag)));
             }
         }
-        for t in 0..n {
-            start[t + 1] += start[t];
-        }
-        let mut fill = start.clone();
-        let mut items = vec![(0, Lag::Running); reports.len()];
-        for (t, c, lag) in reports {
-            items[fill[t]] = (c, lag);
-            fill[t] += 1;
-        }
-        let entries = Rows { start, items };
+        let entries = Rows::bucketed(n, reports);
         let default: Vec<Lag> = tasks.iter().map(|t| Lag::Records(t.end_offset)).collect();
         let everyone: Vec<bool> = default.iter().map(|d| d.is_caught_up(acceptable)).collect();
-        let mut listed = Rows {
-            start: Vec::with_capacity(n + 1),
-            items: Vec::new(),
-        };
-        listed.start.push(0);
-        for (t, &all) in everyone.iter().enumerate() {
-            listed.items.extend(
-                entries
-                    .row(t)
-                    .iter()
-                    .filter(|(_, lag)| lag.is_caught_up(acceptable) != all)
-                    .map(|&(c, _)| c),
-            );
-            listed.start.push(listed.items.len());
-        }
+        let listed = Rows::bucketed(
+            n,
+            (0..n)
+                .flat_map(|t| {
+                    let all = everyone[t];
+                    entries
+                        .row(t)
+                        .iter()
+                        .filter(move |(_, lag)| lag.is_caught_up(acceptable) != all)
+                        .map(move |&(c, _)| (t, c))
+                })
+                .collect(),
+        );
         let most_caught_up = (0..n)
             .map(|t| most_caught_up(entries.row(t), default[t], clients))
             .collect();
@@ -192,53 +205,6 @@ impl LagIndex {
     }
 }
 
-/// Task positions by id without a search per lookup in the common case:
-/// tasks are sorted by (subtopology, partition), so each subtopology is a
-/// run of positions, and when its partitions are `first..first + count`
-/// (every partition numbered, as Kafka numbers them) a position is plain
-/// arithmetic; otherwise a binary search within the run.
-struct Locator {
-    /// Per subtopology, ascending: (subtopology, first position, first
-    /// partition, count, whether the partitions are consecutive).
-    runs: Vec<(u32, usize, u32, usize, bool)>,
-    ids: Vec<TaskId>,
-}
-
-impl Locator {
-    fn new(tasks: &[TaskSpec]) -> Locator {
-        let ids: Vec<TaskId> = tasks.iter().map(|t| t.id).collect();
-        let mut runs: Vec<(u32, usize, u32, usize, bool)> = Vec::new();
-        for (i, id) in ids.iter().enumerate() {
-            match runs.last_mut() {
-                Some(run) if run.0 == id.subtopology => {
-                    run.4 &= u64::from(id.partition) == u64::from(run.2) + run.3 as u64;
-                    run.3 += 1;
-                }
-                _ => runs.push((id.subtopology, i, id.partition, 1, true)),
-            }
-        }
-        Locator { runs, ids }
-    }
-
-    /// The position of `id`, if a task has it.
-    fn position(&self, id: TaskId) -> Option<usize> {
-        let r = self
-            .runs
-            .binary_search_by_key(&id.subtopology, |run| run.0)
-            .ok()?;
-        let (_, start, first, count, consecutive) = self.runs[r];
-        if consecutive {
-            let offset = id.partition.checked_sub(first)? as usize;
-            (offset < count).then_some(start + offset)
-        } else {
-            self.ids[start..start + count]
-                .binary_search(&id)
-                .ok()
-                .map(|i| start + i)
-        }
-    }
-}
-
 fn most_caught_up(row: &[(Client, Lag)], default: Lag, clients: usize) -> Option<(Lag, Client)> {
     let reported = row.iter().map(|&(c, lag)| (lag, c)).min();
     let first_gap = row
@@ -248,39 +214,4 @@ fn most_caught_up(row: &[(Client, Lag)], default: Lag, clients: usize) -> Option
         .map_or(row.len(), |(i, _)| i);
     let unreported = (first_gap < clients).then_some((default, first_gap));
     reported.into_iter().chain(unreported).min()
-}
-
-#[cfg(test)]
-mod tests {
-    use rand::{Rng, SeedableRng};
-    use rand_chacha::ChaCha8Rng;
-
-    use super::Locator;
-    use crate::model::{Task, TaskId};
-
-    #[test]
-    fn locator_agrees_with_a_search() {
-        let mut rng = ChaCha8Rng::seed_from_u64(3);
-        for _ in 0..200 {
-            // Some subtopologies numbered densely, some with gaps.
-            let mut ids = Vec::new();
-            for s in 0..rng.random_range(1..5) {
-                let first = rng.random_range(0..3);
-                let gaps = rng.random_bool(0.5);
-                let mut p = first;
-                for _ in 0..rng.random_range(0..8) {
-                    ids.push(TaskId::new(s * 2, p));
-                    p += if gaps { rng.random_range(1..3) } else { 1 };
-                }
-            }
-            let tasks: Vec<Task> = ids.iter().map(|&id| Task::stateless(id)).collect();
-            let locate = Locator::new(&tasks);
-            for s in 0..10 {
-                for p in 0..20 {
-                    let id = TaskId::new(s, p);
-                    assert_eq!(locate.position(id), ids.binary_search(&id).ok(), "{id}");
-                }
-            }
-        }
-    }
 }

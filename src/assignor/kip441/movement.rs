@@ -6,7 +6,7 @@
 //! scarce warm-ups go to the most at-risk tasks. Kafka has no destination
 //! tie-break (heap order); this port uses the destination's id.
 
-use super::lags::LagIndex;
+use super::lags::{LagIndex, Rows};
 use super::work::{Client, Role, Task, Work};
 
 /// The warm-up budget shared by the active and standby phases. Like Kafka's
@@ -54,11 +54,10 @@ fn move_active_with_warmup(
     dest: Client,
     budget: &mut Budget,
 ) {
+    work.unassign(dest, t, Role::Active);
+    work.assign(src, t, Role::Active);
     if budget.take() {
-        work.move_active_leaving_warmup(t, dest, src);
-    } else {
-        work.unassign(dest, t, Role::Active);
-        work.assign(src, t, Role::Active);
+        work.add_warmup(dest, t);
     }
 }
 
@@ -69,46 +68,35 @@ fn swap(work: &mut Work, t: Task, src: Client, dest: Client) {
     work.switch_role(src, t, Role::Standby);
 }
 
-/// The movements of `role` replicas, in service order: (caught-up clients,
-/// task, destination) for every replica on a client that needs to give it up.
+/// The movements of `role` replicas as (task, destination), in service order
+/// (caught-up clients, task, destination), for every replica on a client
+/// that needs to give it up.
 /// Warm-ups are not in the standby sets, so they stay put.
-fn movements(work: &Work, lags: &LagIndex, role: Role) -> Vec<(usize, Task, Client)> {
+fn movements(work: &Work, lags: &LagIndex, role: Role) -> Vec<(Task, Client)> {
     // Tasks in order, each task's holders in order: (task, client) order
     // without a sort; a stable bucketing by caught-up count then gives the
     // full (count, task, client) order in O(T + replicas + C).
-    let mut found: Vec<(usize, Task, Client)> = Vec::new();
+    let mut found: Vec<(usize, (Task, Client))> = Vec::new();
     for t in 0..work.owner.len() {
         match role {
             Role::Active => {
                 if let Some(c) = work.owner[t] {
                     if lags.needs_move(c, t) {
-                        found.push((lags.caught_up_count(t), t, c));
+                        found.push((lags.caught_up_count(t), (t, c)));
                     }
                 }
             }
             Role::Standby => {
                 for &c in &work.replicas[t] {
                     if work.has_standby(c, t) && lags.needs_move(c, t) {
-                        found.push((lags.caught_up_count(t), t, c));
+                        found.push((lags.caught_up_count(t), (t, c)));
                     }
                 }
             }
         }
     }
     let buckets = found.iter().map(|m| m.0).max().map_or(0, |m| m + 1);
-    let mut start = vec![0usize; buckets + 1];
-    for m in &found {
-        start[m.0 + 1] += 1;
-    }
-    for i in 0..buckets {
-        start[i + 1] += start[i];
-    }
-    let mut queue = vec![(0, 0, 0); found.len()];
-    for m in found {
-        queue[start[m.0]] = m;
-        start[m.0] += 1;
-    }
-    queue
+    Rows::bucketed(buckets, found).into_items()
 }
 
 /// Moves every active that sits on a client that is not caught up while a
@@ -117,7 +105,7 @@ fn movements(work: &Work, lags: &LagIndex, role: Role) -> Vec<(usize, Task, Clie
 pub(super) fn move_actives(work: &mut Work, lags: &LagIndex, budget: &mut Budget) -> usize {
     let queue = movements(work, lags, Role::Active);
     let scheduled = queue.len();
-    for (_, t, dest) in queue {
+    for (t, dest) in queue {
         let standby_holder = work.replicas[t]
             .iter()
             .copied()
@@ -150,7 +138,7 @@ pub(super) fn move_actives(work: &mut Work, lags: &LagIndex, budget: &mut Budget
 pub(super) fn move_standbys(work: &mut Work, lags: &LagIndex, budget: &mut Budget) -> usize {
     let queue = movements(work, lags, Role::Standby);
     let mut moved = 0;
-    for (_, t, dest) in queue {
+    for (t, dest) in queue {
         let eligible = |c: Client| !work.holds(c, t);
         let src = least_loaded_caught_up(work, lags, t, eligible)
             .or_else(|| lags.first_before(t, dest, &work.replicas[t], work.owner[t]));

@@ -140,7 +140,9 @@ impl Work {
         }
     }
 
-    /// Changes `c`'s sets with `f`, marking it for `by_load`.
+    /// Changes `c`'s sets with `f`, marking it for `by_load` (O(1): the
+    /// re-keying waits for the next read, once per client however often it
+    /// changed, and only if its load did).
     fn rekey(&mut self, c: Client, f: impl FnOnce(&mut Work)) {
         f(self);
         self.by_load.get_mut().mark(c);
@@ -174,43 +176,22 @@ impl Work {
     }
 
     /// Moves `t` on `c` from one role to the other (a swap half); the load is
-    /// unchanged, so `by_load` is not marked.
+    /// unchanged.
     pub(super) fn switch_role(&mut self, c: Client, t: Task, from: Role) {
-        match from {
-            Role::Active => {
-                self.active[c].remove(&t);
-                self.owner[t] = None;
-                self.standby[c].insert(t);
-                insert_sorted(&mut self.replicas[t], c);
-            }
-            Role::Standby => {
-                self.standby[c].remove(&t);
-                remove_sorted(&mut self.replicas[t], c);
-                self.active[c].insert(t);
-                self.owner[t] = Some(c);
-            }
-        }
+        let to = match from {
+            Role::Active => Role::Standby,
+            Role::Standby => Role::Active,
+        };
+        self.unassign(c, t, from);
+        self.assign(c, t, to);
     }
 
-    /// Hands `t`'s active from `from` to `to` and leaves a warm-up of it on
-    /// `from`: `from`'s load is unchanged, so only `to` is re-keyed.
-    pub(super) fn move_active_leaving_warmup(&mut self, t: Task, from: Client, to: Client) {
-        self.active[from].remove(&t);
-        self.warmup[from].insert(t);
-        insert_sorted(&mut self.replicas[t], from);
-        self.owner[t] = None;
-        self.assign(to, t, Role::Active);
-    }
-
-    /// Deals actives to empty work and rebuilds `by_load` once:
-    /// `assignments` are (client, task) pairs.
-    pub(super) fn deal_actives(&mut self, assignments: impl IntoIterator<Item = (Client, Task)>) {
-        for (c, t) in assignments {
-            self.active[c].insert(t);
-            self.owner[t] = Some(c);
-        }
-        let order = LoadOrder::new((0..self.client_count()).map(|c| self.assigned_load(c)));
-        self.by_load = RefCell::new(order);
+    /// Adds a warm-up of `t` on `c`.
+    pub(super) fn add_warmup(&mut self, c: Client, t: Task) {
+        self.rekey(c, |w| {
+            w.warmup[c].insert(t);
+            insert_sorted(&mut w.replicas[t], c);
+        });
     }
 
     /// Relabels `c`'s standby of `t` as a warm-up; the load is unchanged.
@@ -221,17 +202,22 @@ impl Work {
 
     /// The first client in least-loaded order that satisfies `accept`.
     pub(super) fn least_loaded(&self, mut accept: impl FnMut(Client) -> bool) -> Option<Client> {
+        let order = self.load_order_now();
+        let found = order.set.iter().map(|&(_, c)| c).find(|&c| accept(c));
+        found
+    }
+
+    /// `by_load`, every marked client re-keyed first.
+    fn load_order_now(&self) -> std::cell::RefMut<'_, LoadOrder> {
         let mut order = self.by_load.borrow_mut();
         order.refresh(|c| self.assigned_load(c));
-        order.set.iter().map(|&(_, c)| c).find(|&c| accept(c))
+        order
     }
 
     /// `by_load` as read: every (load, client) key in order.
     #[cfg(test)]
     pub(super) fn load_order(&self) -> Vec<(Load, Client)> {
-        let mut order = self.by_load.borrow_mut();
-        order.refresh(|c| self.assigned_load(c));
-        order.set.iter().copied().collect()
+        self.load_order_now().set.iter().copied().collect()
     }
 
     /// The plan these sets describe.

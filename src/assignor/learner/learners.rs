@@ -63,11 +63,10 @@ pub(super) fn place(work: &mut Work, bounds: &[(usize, usize)]) {
         match index.pick(w, r, is_donor) {
             None => false,
             Some(t) => {
-                let from = w.owner[t].expect("a picked task has an owner");
-                index.by_owner[from].remove(&(w.state.tasks()[t].end_offset, t));
+                index.take(w, t);
                 if w.caught_up(r, t) {
                     w.move_active(t, r);
-                    index.by_owner[r].insert((w.state.tasks()[t].end_offset, t));
+                    index.give(w, t);
                 } else {
                     w.add_learner(r, t);
                 }
@@ -85,12 +84,29 @@ struct Learnable {
 }
 
 impl Learnable {
+    /// `t`'s key in its owner's set.
+    fn key(work: &Work, t: Task) -> (u64, Task) {
+        (work.state.tasks()[t].end_offset, t)
+    }
+
+    /// Removes `t` from its owner's set (it is being learned or moved).
+    fn take(&mut self, work: &Work, t: Task) {
+        let owner = work.owner[t].expect("a learnable task has an owner");
+        self.by_owner[owner].remove(&Self::key(work, t));
+    }
+
+    /// Files `t` under its (new) owner: it is learnable again there.
+    fn give(&mut self, work: &Work, t: Task) {
+        let owner = work.owner[t].expect("a moved task has an owner");
+        self.by_owner[owner].insert(Self::key(work, t));
+    }
+
     fn new(work: &Work) -> Learnable {
         let mut by_owner = vec![BTreeSet::new(); work.client_count()];
         for t in 0..work.owner.len() {
             if let Some(h) = work.owner[t] {
                 if work.kind(t) == Kind::Stateful && work.learner_of[t].is_none() {
-                    by_owner[h].insert((work.state.tasks()[t].end_offset, t));
+                    by_owner[h].insert(Self::key(work, t));
                 }
             }
         }

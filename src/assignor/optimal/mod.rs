@@ -55,7 +55,7 @@
 
 mod transport;
 
-use crate::model::{Client, ClientPlan, ClusterState, Plan, Task};
+use crate::model::{Client, ClientPlan, ClusterState, Lag, Plan, Task};
 
 use super::{AssignError, Assignor, Claims};
 use transport::{Row, TransportError};
@@ -95,11 +95,12 @@ impl Assignor for Optimal {
         if clients.is_empty() {
             return Ok(plan);
         }
-        let owners = place_actives(state)?;
+        let listed = listed_costs(state);
+        let owners = place_actives(state, &listed)?;
         for (task, &c) in state.tasks().iter().zip(&owners) {
             client_plan(&mut plan, &clients[c]).active.insert(task.id);
         }
-        let (standbys, note) = place_standbys(state, &owners)?;
+        let (standbys, note) = place_standbys(state, &owners, listed)?;
         plan.diagnostics.extend(note);
         for (task, holders) in standbys {
             for c in holders {
@@ -157,7 +158,7 @@ pub fn min_active_restore_cost(state: &ClusterState) -> Option<u64> {
     if state.clients().is_empty() {
         return None;
     }
-    let owners = place_actives(state).ok()?;
+    let owners = place_actives(state, &listed_costs(state)).ok()?;
     Some(
         state
             .tasks()
@@ -178,8 +179,13 @@ fn client_plan<'p>(plan: &'p mut Plan, client: &Client) -> &'p mut ClientPlan {
 /// task (`running` → 0, unknown or missing → the end offset), 0 for a
 /// stateless one.
 fn restore(state: &ClusterState, client: &Client, task: &Task) -> u64 {
+    restore_at(task, state.lag(client, task))
+}
+
+/// Records replayed for `task` at `lag`: 0 for a stateless task.
+fn restore_at(task: &Task, lag: Lag) -> u64 {
     if task.stateful {
-        state.lag(client, task).restore_records(task.end_offset)
+        lag.restore_records(task.end_offset)
     } else {
         0
     }
@@ -188,17 +194,13 @@ fn restore(state: &ClusterState, client: &Client, task: &Task) -> u64 {
 /// What a task costs on a client without local state: its end offset if
 /// stateful, else 0.
 fn default_cost(task: &Task) -> u64 {
-    if task.stateful {
-        task.end_offset
-    } else {
-        0
-    }
+    restore_at(task, Lag::Unknown)
 }
 
 /// For every task (in task order), the clients (by position, ascending) where
 /// its restore cost differs from [`default_cost`], with that cost: the
 /// clients that reported a lag below (or above) the end offset. O(lag
-/// entries · log T).
+/// entries).
 fn listed_costs(state: &ClusterState) -> Vec<Vec<(usize, Option<u64>)>> {
     let tasks = state.tasks();
     let mut cells = vec![Vec::new(); tasks.len()];
@@ -207,9 +209,8 @@ fn listed_costs(state: &ClusterState) -> Vec<Vec<(usize, Option<u64>)>> {
             let Some(r) = state.task_position(id) else {
                 continue;
             };
-            let task = &tasks[r];
-            let cost = lag.restore_records(task.end_offset);
-            if task.stateful && cost != task.end_offset {
+            let cost = restore_at(&tasks[r], lag);
+            if cost != default_cost(&tasks[r]) {
                 cells[r].push((c, Some(cost)));
             }
         }
@@ -223,17 +224,21 @@ fn too_costly(what: &str, spread: u64) -> AssignError {
     ))
 }
 
-/// The client (by position) of every task's active, in task order.
-fn place_actives(state: &ClusterState) -> Result<Vec<usize>, AssignError> {
+/// The client (by position) of every task's active, in task order, given
+/// the [`listed_costs`].
+fn place_actives(
+    state: &ClusterState,
+    listed: &[Vec<(usize, Option<u64>)>],
+) -> Result<Vec<usize>, AssignError> {
     let tasks = state.tasks();
     let bounds = share_bounds(state, tasks.len());
     let rows: Vec<Row> = tasks
         .iter()
-        .zip(listed_costs(state))
+        .zip(listed)
         .map(|(task, cells)| Row {
             supply: 1,
             default: default_cost(task),
-            cells,
+            cells: cells.clone(),
         })
         .collect();
     let placed = transport::solve(&rows, &bounds).map_err(|e| match e {
@@ -265,11 +270,12 @@ const LOWER_RELAXED: &str = "optimal: standby share lower bounds relaxed (not ev
 const BOUNDS_DROPPED: &str = "optimal: standby share bounds dropped (no placement keeps standbys off their active's client within the shares)";
 
 /// The standby holders (client positions) of every stateful task, given the
-/// actives' clients `owners` (in task order), and a note when the share
-/// bounds had to be relaxed.
+/// actives' clients `owners` (in task order) and the [`listed_costs`], and a
+/// note when the share bounds had to be relaxed.
 fn place_standbys<'s>(
     state: &'s ClusterState,
     owners: &[usize],
+    listed: Vec<Vec<(usize, Option<u64>)>>,
 ) -> Result<(Standbys<'s>, Option<String>), AssignError> {
     let clients = state.clients();
     let replicas = (state.config().num_standby_replicas as usize).min(clients.len() - 1);
@@ -277,7 +283,7 @@ fn place_standbys<'s>(
     // client banned.
     let mut stateful = Vec::new();
     let mut rows = Vec::new();
-    for ((task, &owner), mut cells) in state.tasks().iter().zip(owners).zip(listed_costs(state)) {
+    for ((task, &owner), mut cells) in state.tasks().iter().zip(owners).zip(listed) {
         if !task.stateful {
             continue;
         }

@@ -125,8 +125,7 @@ pub(crate) fn solve(
     for (r, row) in rows.iter().enumerate() {
         for &(c, cost) in &row.cells {
             if let Some(cost) = cost {
-                net.net
-                    .add_arc(net.rows[r], net.cols[c], 1, to_i64(cost - floors[r])?);
+                net.cell_arc(r, c, cost - floors[r])?;
             }
         }
         let open = row.supply.min(cols - row.cells.len());
@@ -139,8 +138,8 @@ pub(crate) fn solve(
         });
     }
     let hub_out: Vec<EdgeIndex> = (0..cols)
-        .map(|c| net.net.add_arc(hub, net.cols[c], bounds[c].1 as i64, 0))
-        .collect();
+        .map(|c| Ok(net.net.add_arc(hub, net.cols[c], to_i64(bounds[c].1)?, 0)))
+        .collect::<Result<_, TransportError>>()?;
     net.bound_arcs(bounds, total)?;
     net.solve(total)?;
     let via_hub: Vec<usize> = hub_in
@@ -177,8 +176,7 @@ fn solve_dense(
     for (r, row) in rows.iter().enumerate() {
         for c in 0..bounds.len() {
             if let Some(cost) = row.cost(c) {
-                net.net
-                    .add_arc(net.rows[r], net.cols[c], 1, to_i64(cost - floors[r])?);
+                net.cell_arc(r, c, cost - floors[r])?;
             }
         }
     }
@@ -255,6 +253,13 @@ impl Network {
             spare,
             sink,
         })
+    }
+
+    /// Row `r` → column `c`, one unit at the (reduced) `cost`.
+    fn cell_arc(&mut self, r: usize, c: usize, cost: u64) -> Result<(), TransportError> {
+        self.net
+            .add_arc(self.rows[r], self.cols[c], 1, to_i64(cost)?);
+        Ok(())
     }
 
     /// The bound arcs of every column, and `spare → sink`.

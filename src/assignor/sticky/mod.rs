@@ -419,10 +419,11 @@ impl<'s> Sticky<'s> {
     }
 
     fn new_pair(&self, t: Task, c: Client) -> bool {
-        if self.work.former.is_some() || pairs::surely_new_pair(&self.work, t, c) {
+        if self.work.former.is_some() {
             pairs::has_new_pair(&self.work, t, c)
         } else {
-            self.pairs.borrow_mut().has_new_pair(&self.work, t, c)
+            pairs::surely_new_pair(&self.work, t, c)
+                || self.pairs.borrow_mut().has_new_pair(&self.work, t, c)
         }
     }
 }

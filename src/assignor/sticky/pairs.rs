@@ -37,12 +37,10 @@ pub(super) fn has_new_pair(work: &Work, t: Task, c: Client) -> bool {
     if surely_new_pair(work, t, c) {
         return true;
     }
-    let holders = &work.holders[t];
     let Some((owner, _)) = &work.former else {
-        return work
-            .assigned(c)
-            .any(|x| !work.holders[x].iter().any(|h| holders.contains(h)));
+        return work.assigned(c).any(|x| shares_no_client(work, t, x));
     };
+    let holders = &work.holders[t];
     let both_active =
         |h: Client, x: Task| work.active[h].contains(&t) && work.active[h].contains(&x);
     work.assigned(c).any(|x| {
@@ -51,6 +49,13 @@ pub(super) fn has_new_pair(work: &Work, t: Task, c: Client) -> bool {
                 .iter()
                 .any(|&h| holders.contains(&h) && !both_active(h, x))
     })
+}
+
+/// Whether tasks `t` and `x` are on no common client (their holder lists
+/// are at most `1 + standbys` long).
+fn shares_no_client(work: &Work, t: Task, x: Task) -> bool {
+    let holders = &work.holders[t];
+    !work.holders[x].iter().any(|h| holders.contains(h))
 }
 
 /// The O(|holders|) test [`has_new_pair`] starts with: `t`'s clients hold
@@ -111,7 +116,9 @@ impl PairCounts {
         }
     }
 
-    /// Whether `t` forms a new pair on `c` (a client not holding `t`).
+    /// Whether `t` forms a new pair on `c` (a client not holding `t`):
+    /// exact on its own; the assignor asks the cheaper [`surely_new_pair`]
+    /// first.
     ///
     /// Until the counts for `t` are built, the first few tasks of `c` are
     /// tried directly: where tasks rarely share clients (few standbys) one
@@ -122,9 +129,11 @@ impl PairCounts {
             self.reset(work, t);
         }
         if !self.built {
-            let holders = &work.holders[t];
-            let fresh = |x: Task| !work.holders[x].iter().any(|h| holders.contains(h));
-            if work.assigned(c).take(PROBE).any(fresh) {
+            if work
+                .assigned(c)
+                .take(PROBE)
+                .any(|x| shares_no_client(work, t, x))
+            {
                 return true;
             }
             self.built = true;

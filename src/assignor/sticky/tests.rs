@@ -112,6 +112,22 @@ fn scenario() -> impl Strategy<Value = (Vec<u32>, usize, Vec<(usize, usize, bool
     })
 }
 
+/// Places task `t` on client `c` (as active or standby) in both the port and
+/// Kafka's literal pair set; false (and nothing done) when `c` holds `t`.
+fn place_both(
+    sticky: &mut Sticky,
+    literal: &mut TaskPairs,
+    (t, c, active): (usize, usize, bool),
+) -> bool {
+    if sticky.work.holds(c, t) {
+        return false;
+    }
+    literal.add_pairs(t, sticky.work.assigned(c));
+    let role = if active { Role::Active } else { Role::Standby };
+    sticky.place(c, t, role);
+    true
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 256, failure_persistence: None, ..ProptestConfig::default() })]
 
@@ -126,12 +142,9 @@ proptest! {
         let mut sticky = Sticky::new(&state);
         let mut literal = TaskPairs::new(tasks);
         for (t, c, active) in moves {
-            if sticky.work.holds(c, t) {
+            if !place_both(&mut sticky, &mut literal, (t, c, active)) {
                 continue;
             }
-            literal.add_pairs(t, sticky.work.assigned(c));
-            let role = if active { Role::Active } else { Role::Standby };
-            sticky.place(c, t, role);
             for t in 0..tasks {
                 let mut counts = PairCounts::new(tasks, n);
                 for c in (0..n).filter(|&c| !sticky.work.holds(c, t)) {
@@ -175,12 +188,9 @@ proptest! {
         let mut literal = TaskPairs::new(tasks);
         let mut counts = PairCounts::new(tasks, n);
         for (t, c, active) in moves {
-            if sticky.work.holds(c, t) {
+            if !place_both(&mut sticky, &mut literal, (t, c, active)) {
                 continue;
             }
-            literal.add_pairs(t, sticky.work.assigned(c));
-            let role = if active { Role::Active } else { Role::Standby };
-            sticky.place(c, t, role);
             for c in (0..n).filter(|&c| !sticky.work.holds(c, t)) {
                 let kafka = literal.has_new_pair(t, sticky.work.assigned(c));
                 prop_assert_eq!(counts.has_new_pair(&sticky.work, t, c), kafka, "task {} client {}", t, c);
