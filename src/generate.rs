@@ -190,7 +190,30 @@ pub fn generate(spec: &Spec, seed: u64) -> Result<ClusterState, InputError> {
             random_task_racks(&mut rng, &mut tasks, &config);
         }
     }
+    let clients = clients.iter().map(rebuilt).collect();
     ClusterState::new(config, tasks, clients)
+}
+
+/// A copy of `client` whose task sets and lags are built in one go each,
+/// client after client, as a parser builds them. The draws insert task by
+/// task into random clients, which leaves each client's B-tree nodes
+/// half-full and scattered over the heap; a state read from a file has
+/// them together. Equal to `client`.
+fn rebuilt(client: &Client) -> Client {
+    Client {
+        id: client.id.clone(),
+        capacity: client.capacity,
+        rack: client.rack.clone(),
+        tags: client.tags.clone(),
+        host: client.host.clone(),
+        cpu: client.cpu,
+        ram_mb: client.ram_mb,
+        previous_active: client.previous_active.iter().copied().collect(),
+        previous_standby: client.previous_standby.iter().copied().collect(),
+        previous_warmup: client.previous_warmup.iter().copied().collect(),
+        leaving: client.leaving,
+        lags: client.lags.iter().map(|(&t, &lag)| (t, lag)).collect(),
+    }
 }
 
 fn sparse_history(rng: &mut ChaCha8Rng, tasks: &[Task], clients: &mut [Client], reports: u32) {

@@ -118,10 +118,8 @@ pub(crate) fn task_ids<'a>(
     state: &ClusterState,
     positions: impl IntoIterator<Item = &'a usize>,
 ) -> std::collections::BTreeSet<crate::model::TaskId> {
-    positions
-        .into_iter()
-        .map(|&t| state.tasks()[t].id)
-        .collect()
+    let ids = state.task_ids();
+    positions.into_iter().map(|&t| ids[t]).collect()
 }
 
 /// The plan of `strategy` giving the clients of `state`, in order, these

@@ -56,6 +56,11 @@ impl TaskIndex {
     }
 
     /// The position of `id`, if a task has it.
+    /// Every id, in order.
+    pub(crate) fn ids(&self) -> &[TaskId] {
+        &self.ids
+    }
+
     pub(crate) fn position(&self, id: TaskId) -> Option<usize> {
         let r = self
             .runs

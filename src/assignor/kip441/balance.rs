@@ -132,6 +132,7 @@ fn balance_pair(
     dst: Client,
     may_move: &impl Fn(Client, Client) -> bool,
 ) -> bool {
+    work.index_clients();
     let mut moved = false;
     let mut cursor = Bound::Unbounded;
     while should_move(work, src, dst) {

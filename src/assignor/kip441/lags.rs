@@ -2,9 +2,11 @@
 //! computed from sparse lag reports.
 //!
 //! A client with no report for a task has lag = the task's end offset, so all
-//! such clients form one class. Each caught-up set is stored as its shorter
-//! description: the clients that are caught up, or (when the no-report class is
-//! caught up) the clients that are not. Cost: O(tasks + lag entries + clients).
+//! such clients form one class. Each report carries whether it is caught up,
+//! so a task's caught-up set is its flagged reports or, when the no-report
+//! class is caught up, every client but its unflagged reports. Cost:
+//! O(tasks + lag entries + clients) time, and 16 bytes per lag entry plus
+//! 25 per task of memory.
 
 use crate::model::{ClusterState, Lag};
 
@@ -17,26 +19,32 @@ pub(super) struct Rows<T> {
     items: Vec<T>,
 }
 
-impl<T: Copy> Rows<T> {
-    /// `buckets` lists from (bucket, item) pairs by a stable counting sort:
-    /// each list keeps the items' order. O(buckets + items).
-    pub(super) fn bucketed(buckets: usize, pairs: Vec<(usize, T)>) -> Rows<T> {
+impl<T: Copy + Default> Rows<T> {
+    /// `buckets` lists, the `i`-th value in bucket `keys[i]`, by a stable
+    /// counting sort: each list keeps the values' order. O(buckets + items),
+    /// and no memory besides the result.
+    pub(super) fn keyed(
+        buckets: usize,
+        keys: &[u32],
+        values: impl IntoIterator<Item = T>,
+    ) -> Rows<T> {
         let mut start = vec![0usize; buckets + 1];
-        for &(b, _) in &pairs {
-            start[b + 1] += 1;
+        for &k in keys {
+            start[k as usize + 1] += 1;
         }
         for b in 0..buckets {
             start[b + 1] += start[b];
         }
-        let mut items = match pairs.first() {
-            Some(&(_, any)) => vec![any; pairs.len()],
-            None => Vec::new(),
-        };
-        let mut fill = start.clone();
-        for (b, item) in pairs {
-            items[fill[b]] = item;
-            fill[b] += 1;
+        let mut items = vec![T::default(); keys.len()];
+        // `start[b]` serves as bucket b's fill cursor, ending at the start
+        // of bucket b + 1; shifting by one restores the starts.
+        for (&k, value) in keys.iter().zip(values) {
+            let b = k as usize;
+            items[start[b]] = value;
+            start[b] += 1;
         }
+        start.copy_within(0..buckets, 1);
+        start[0] = 0;
         Rows { start, items }
     }
 
@@ -50,20 +58,64 @@ impl<T: Copy> Rows<T> {
     }
 }
 
-/// Lag facts for every task (stateless tasks have empty entries).
+/// One lag report, 16 bytes: the client, its [`Lag`] unpacked, and whether
+/// it is caught up.
+#[derive(Debug, Clone, Copy, Default)]
+struct Report {
+    client: u32,
+    /// 0: unknown, 1: running, 2: `records`.
+    kind: u8,
+    caught_up: bool,
+    records: u64,
+}
+
+impl Report {
+    fn new(client: Client, lag: Lag, acceptable: u64) -> Report {
+        let (kind, records) = match lag {
+            Lag::Unknown => (0, 0),
+            Lag::Running => (1, 0),
+            Lag::Records(n) => (2, n),
+        };
+        Report {
+            client: u32::try_from(client).expect("fewer than 2^32 clients"),
+            kind,
+            caught_up: lag.is_caught_up(acceptable),
+            records,
+        }
+    }
+
+    fn client(self) -> Client {
+        self.client as Client
+    }
+
+    fn lag(self) -> Lag {
+        match self.kind {
+            0 => Lag::Unknown,
+            1 => Lag::Running,
+            _ => Lag::Records(self.records),
+        }
+    }
+}
+
+/// No most caught-up client (a task without clients).
+const NONE: u32 = u32::MAX;
+
+/// Lag facts for every task (stateless tasks have empty entries), all in flat
+/// per-task arrays: the reports, sorted by client, carry their caught-up
+/// flag, so a caught-up set is "the flagged reports" or, when the no-report
+/// class is caught up, "everyone but the unflagged reports".
 pub(super) struct LagIndex {
     clients: usize,
     /// Reported lags per task, sorted by client.
-    entries: Rows<(Client, Lag)>,
-    /// The lag of a client without a report: the end offset.
-    default: Vec<Lag>,
-    /// Whether a client without a report is caught up on the task; then
-    /// `listed` names the clients that are not, else those that are (each
-    /// set stored as its shorter description; sorted).
+    entries: Rows<Report>,
+    /// The lag of a client without a report: `Records(end offset)`.
+    end_offset: Vec<u64>,
+    /// Whether a client without a report is caught up on the task.
     everyone: Vec<bool>,
-    listed: Rows<Client>,
-    /// The first client in Kafka's `(lag, process id)` order.
-    most_caught_up: Vec<Option<(Lag, Client)>>,
+    /// How many clients are caught up on the task.
+    caught_up: Vec<u32>,
+    /// The first client in Kafka's `(lag, process id)` order, or `NONE`.
+    most_caught_up: Vec<u32>,
 }
 
 impl LagIndex {
@@ -73,73 +125,92 @@ impl LagIndex {
         let clients = state.clients().len();
         let acceptable = state.config().acceptable_recovery_lag;
         // Reports in client order, bucketed by task: each task's reports
-        // stay in client order.
-        let mut reports: Vec<(usize, (Client, Lag))> = Vec::new();
-        for (c, client) in state.clients().iter().enumerate() {
-            for (id, &lag) in &client.lags {
+        // stay in client order. The ids are read first, the lags in a second
+        // pass straight into place.
+        let total: usize = state.clients().iter().map(|c| c.lags.len()).sum();
+        let mut keys: Vec<u32> = Vec::with_capacity(total);
+        for client in state.clients() {
+            for id in client.lags.keys() {
                 let t = state
                     .task_position(*id)
                     .expect("validated: lag of a known task");
-                reports.push((t, (c, lag)));
+                keys.push(u32::try_from(t).expect("fewer than 2^32 tasks"));
             }
         }
-        let entries = Rows::bucketed(n, reports);
-        let default: Vec<Lag> = tasks.iter().map(|t| Lag::Records(t.end_offset)).collect();
-        let everyone: Vec<bool> = default.iter().map(|d| d.is_caught_up(acceptable)).collect();
-        let listed = Rows::bucketed(
-            n,
-            (0..n)
-                .flat_map(|t| {
-                    let all = everyone[t];
-                    entries
-                        .row(t)
-                        .iter()
-                        .filter(move |(_, lag)| lag.is_caught_up(acceptable) != all)
-                        .map(move |&(c, _)| (t, c))
-                })
-                .collect(),
-        );
-        let most_caught_up = (0..n)
-            .map(|t| most_caught_up(entries.row(t), default[t], clients))
-            .collect();
+        let reports = state.clients().iter().enumerate().flat_map(|(c, client)| {
+            client
+                .lags
+                .values()
+                .map(move |&lag| Report::new(c, lag, acceptable))
+        });
+        let entries = Rows::keyed(n, &keys, reports);
+        drop(keys);
+        let end_offset: Vec<u64> = tasks.iter().map(|t| t.end_offset).collect();
+        let mut everyone = Vec::with_capacity(n);
+        let mut caught_up = Vec::with_capacity(n);
+        let mut most = Vec::with_capacity(n);
+        for (t, &end) in end_offset.iter().enumerate() {
+            let row = entries.row(t);
+            let all = Lag::Records(end).is_caught_up(acceptable);
+            let flagged = row.iter().filter(|r| r.caught_up).count();
+            let count = if all {
+                clients - (row.len() - flagged)
+            } else {
+                flagged
+            };
+            everyone.push(all);
+            caught_up.push(u32::try_from(count).expect("fewer than 2^32 clients"));
+            most.push(most_caught_up(row, Lag::Records(end), clients));
+        }
         LagIndex {
             clients,
             entries,
-            default,
+            end_offset,
             everyone,
-            listed,
-            most_caught_up,
+            caught_up,
+            most_caught_up: most,
         }
+    }
+
+    /// The report of client `c` on task `t`, if it sent one.
+    fn report(&self, c: Client, t: Task) -> Option<Report> {
+        let row = self.entries.row(t);
+        row.binary_search_by_key(&c, |r| r.client())
+            .ok()
+            .map(|i| row[i])
+    }
+
+    /// The lag of a client without a report on `t`.
+    fn default(&self, t: Task) -> Lag {
+        Lag::Records(self.end_offset[t])
     }
 
     /// The lag of client `c` on task `t`.
     pub(super) fn lag(&self, c: Client, t: Task) -> Lag {
-        let row = self.entries.row(t);
-        match row.binary_search_by_key(&c, |&(k, _)| k) {
-            Ok(i) => row[i].1,
-            Err(_) => self.default[t],
-        }
+        self.report(c, t).map_or(self.default(t), Report::lag)
     }
 
     /// Whether `c` is caught up on `t`.
     pub(super) fn is_caught_up(&self, c: Client, t: Task) -> bool {
-        self.listed.row(t).binary_search(&c).is_ok() != self.everyone[t]
+        self.report(c, t).map_or(self.everyone[t], |r| r.caught_up)
     }
 
     /// How many clients are caught up on `t`.
     pub(super) fn caught_up_count(&self, t: Task) -> usize {
-        let listed = self.listed.row(t).len();
-        if self.everyone[t] {
-            self.clients - listed
-        } else {
-            listed
-        }
+        self.caught_up[t] as usize
     }
 
-    /// The caught-up clients of `t` when they are few enough to list, or `None`
-    /// when they are "everyone but a few" (walk the least-loaded order instead).
-    pub(super) fn listed_caught_up(&self, t: Task) -> Option<&[Client]> {
-        (!self.everyone[t]).then(|| self.listed.row(t))
+    /// The caught-up clients of `t` (ascending) when they are all among the
+    /// reports, or `None` when they are "everyone but a few" (walk the
+    /// least-loaded order instead).
+    pub(super) fn listed_caught_up(&self, t: Task) -> Option<impl Iterator<Item = Client> + '_> {
+        (!self.everyone[t]).then(|| {
+            self.entries
+                .row(t)
+                .iter()
+                .filter(|r| r.caught_up)
+                .map(|r| r.client())
+        })
     }
 
     /// Kafka's `needs_move`: `c` is not caught up on `t` and the most caught-up
@@ -148,15 +219,16 @@ impl LagIndex {
         if self.is_caught_up(c, t) {
             return false;
         }
-        match self.most_caught_up[t] {
-            Some((best, _)) => best < self.lag(c, t),
+        match self.most_caught_up(t) {
+            Some(best) => self.lag(best, t) < self.lag(c, t),
             None => false,
         }
     }
 
     /// The first client of Kafka's `(lag, id)` order.
     pub(super) fn most_caught_up(&self, t: Task) -> Option<Client> {
-        self.most_caught_up[t].map(|(_, c)| c)
+        let best = self.most_caught_up[t];
+        (best != NONE).then_some(best as Client)
     }
 
     /// The first client in `(lag, id)` order that precedes `dest` and holds
@@ -177,7 +249,7 @@ impl LagIndex {
         let row = self.entries.row(t);
         let reported = row
             .iter()
-            .map(|&(c, lag)| (lag, c))
+            .map(|r| (r.lag(), r.client()))
             .filter(|&key| key < limit && !holds(key.1))
             .min();
         let (mut r, mut h) = (0, 0);
@@ -186,17 +258,17 @@ impl LagIndex {
             if c >= self.clients {
                 break None;
             }
-            while r < row.len() && row[r].0 < c {
+            while r < row.len() && row[r].client() < c {
                 r += 1;
             }
             while h < replicas.len() && replicas[h] < c {
                 h += 1;
             }
-            let taken = (r < row.len() && row[r].0 == c)
+            let taken = (r < row.len() && row[r].client() == c)
                 || (h < replicas.len() && replicas[h] == c)
                 || owner == Some(c);
             if !taken {
-                break Some((self.default[t], c));
+                break Some((self.default(t), c));
             }
             c += 1;
         };
@@ -205,13 +277,109 @@ impl LagIndex {
     }
 }
 
-fn most_caught_up(row: &[(Client, Lag)], default: Lag, clients: usize) -> Option<(Lag, Client)> {
-    let reported = row.iter().map(|&(c, lag)| (lag, c)).min();
+/// The first client in `(lag, id)` order: the least reported key, or the
+/// lowest client without a report, whichever is first; `NONE` without clients.
+fn most_caught_up(row: &[Report], default: Lag, clients: usize) -> u32 {
+    let reported = row.iter().map(|r| (r.lag(), r.client())).min();
     let first_gap = row
         .iter()
         .enumerate()
-        .find(|&(i, &(c, _))| c != i)
+        .find(|&(i, r)| r.client() != i)
         .map_or(row.len(), |(i, _)| i);
     let unreported = (first_gap < clients).then_some((default, first_gap));
-    reported.into_iter().chain(unreported).min()
+    reported
+        .into_iter()
+        .chain(unreported)
+        .min()
+        .map_or(NONE, |(_, c)| {
+            u32::try_from(c).expect("fewer than 2^32 clients")
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
+    use super::{Client, LagIndex, Rows};
+    use crate::generate::{generate, History, Spec};
+    use crate::model::{ClusterState, Lag};
+
+    #[test]
+    fn keyed_rows_are_a_stable_sort_by_key() {
+        let mut rng = ChaCha8Rng::seed_from_u64(16);
+        for _ in 0..100 {
+            let buckets = rng.random_range(1..20);
+            let keys: Vec<u32> = (0..rng.random_range(0..60))
+                .map(|_| rng.random_range(0..buckets as u32))
+                .collect();
+            let rows = Rows::keyed(buckets, &keys, 0..keys.len());
+            for b in 0..buckets {
+                let expected: Vec<usize> =
+                    (0..keys.len()).filter(|&i| keys[i] == b as u32).collect();
+                assert_eq!(rows.row(b), expected.as_slice());
+            }
+        }
+    }
+
+    /// The lag of `c` on task `t`, read from the state directly.
+    fn lag_of(state: &ClusterState, c: Client, t: usize) -> Lag {
+        let task = &state.tasks()[t];
+        state.clients()[c]
+            .lags
+            .get(&task.id)
+            .copied()
+            .unwrap_or(Lag::Records(task.end_offset))
+    }
+
+    /// Every query of the index agrees with a scan of all clients, on drawn
+    /// states with lags of every kind and drawn acceptable lags.
+    #[test]
+    fn every_query_agrees_with_a_scan_of_all_clients() {
+        let mut rng = ChaCha8Rng::seed_from_u64(441);
+        for seed in 0..150 {
+            let spec = Spec {
+                stateful: rng.random_range(1..30),
+                stateless: rng.random_range(0..3),
+                subtopologies: rng.random_range(1..4),
+                clients: rng.random_range(1..9),
+                threads: 2,
+                standbys: 1,
+                history: History::Random,
+            };
+            let state = generate(&spec, seed).expect("valid");
+            let index = LagIndex::new(&state);
+            let acceptable = state.config().acceptable_recovery_lag;
+            let clients = state.clients().len();
+            for t in 0..state.tasks().len() {
+                let caught: Vec<Client> = (0..clients)
+                    .filter(|&c| lag_of(&state, c, t).is_caught_up(acceptable))
+                    .collect();
+                for c in 0..clients {
+                    assert_eq!(index.lag(c, t), lag_of(&state, c, t));
+                    assert_eq!(index.is_caught_up(c, t), caught.contains(&c));
+                }
+                assert_eq!(index.caught_up_count(t), caught.len());
+                if let Some(listed) = index.listed_caught_up(t) {
+                    assert_eq!(listed.collect::<Vec<_>>(), caught);
+                }
+                let best = (0..clients).min_by_key(|&c| (lag_of(&state, c, t), c));
+                assert_eq!(index.most_caught_up(t), best);
+                // first_before against a scan, for a drawn holder set.
+                let dest = rng.random_range(0..clients);
+                let owner = rng.random_bool(0.5).then(|| rng.random_range(0..clients));
+                let mut replicas: Vec<Client> =
+                    (0..clients).filter(|_| rng.random_bool(0.3)).collect();
+                replicas.retain(|&c| Some(c) != owner);
+                let limit = (lag_of(&state, dest, t), dest);
+                let scan = (0..clients)
+                    .filter(|&c| Some(c) != owner && !replicas.contains(&c))
+                    .map(|c| (lag_of(&state, c, t), c))
+                    .filter(|&key| key < limit)
+                    .min()
+                    .map(|(_, c)| c);
+                assert_eq!(index.first_before(t, dest, &replicas, owner), scan);
+            }
+        }
+    }
 }

@@ -132,6 +132,7 @@ fn assign_tasks(state: &ClusterState, work: &mut Work) -> bool {
     balance::round_robin(work, &stateful);
     balance::balance(work, Role::Active, |_, _| true);
     if rack_aware {
+        work.index_clients();
         rack::optimize_active(state, work, &stateful, costs);
     }
 
@@ -140,12 +141,15 @@ fn assign_tasks(state: &ClusterState, work: &mut Work) -> bool {
         placer.assign(work, &stateful, config.num_standby_replicas as usize);
         balance::balance(work, Role::Standby, |s, d| placer.may_move(s, d));
         if rack_aware {
+            work.index_clients();
             rack::optimize_standby(state, work, costs, |w, s, d, t| {
                 placer.may_move_task(state, w, s, d, t)
             });
         }
     }
 
+    // The movements read only the per-task placement.
+    work.forget_clients();
     let lags = LagIndex::new(state);
     let mut budget = Budget::new(config.max_warmup_replicas);
     let actives = movement::move_actives(work, &lags, &mut budget);
@@ -153,6 +157,7 @@ fn assign_tasks(state: &ClusterState, work: &mut Work) -> bool {
 
     assign_stateless(work, &stateless);
     if rack_aware {
+        work.index_clients();
         rack::optimize_active(state, work, &stateless, rack::Costs::STATELESS);
     }
     actives + standbys > 0

@@ -6,6 +6,8 @@
 //! scarce warm-ups go to the most at-risk tasks. Kafka has no destination
 //! tie-break (heap order); this port uses the destination's id.
 
+use smallvec::SmallVec;
+
 use super::lags::{LagIndex, Rows};
 use super::work::{Client, Role, Task, Work};
 
@@ -37,8 +39,6 @@ fn least_loaded_caught_up(
 ) -> Option<Client> {
     match lags.listed_caught_up(t) {
         Some(list) => list
-            .iter()
-            .copied()
             .filter(|&c| extra(c))
             .min_by_key(|&c| (work.assigned_load(c), c)),
         None => work.least_loaded(|c| lags.is_caught_up(c, t) && extra(c)),
@@ -72,31 +72,37 @@ fn swap(work: &mut Work, t: Task, src: Client, dest: Client) {
 /// (caught-up clients, task, destination), for every replica on a client
 /// that needs to give it up.
 /// Warm-ups are not in the standby sets, so they stay put.
-fn movements(work: &Work, lags: &LagIndex, role: Role) -> Vec<(Task, Client)> {
+fn movements(
+    work: &Work,
+    lags: &LagIndex,
+    role: Role,
+) -> impl ExactSizeIterator<Item = (Task, Client)> {
     // Tasks in order, each task's holders in order: (task, client) order
     // without a sort; a stable bucketing by caught-up count then gives the
     // full (count, task, client) order in O(T + replicas + C).
-    let mut found: Vec<(usize, (Task, Client))> = Vec::new();
-    for t in 0..work.owner.len() {
+    let mut counts: Vec<u32> = Vec::new();
+    let mut found: Vec<(u32, u32)> = Vec::new();
+    let mut push = |t: Task, c: Client| {
+        counts.push(u32::try_from(lags.caught_up_count(t)).expect("fewer than 2^32 clients"));
+        found.push((t as u32, c as u32));
+    };
+    for t in 0..work.task_count() {
         match role {
             Role::Active => {
-                if let Some(c) = work.owner[t] {
-                    if lags.needs_move(c, t) {
-                        found.push((lags.caught_up_count(t), (t, c)));
-                    }
+                if let Some(c) = work.owner(t).filter(|&c| lags.needs_move(c, t)) {
+                    push(t, c);
                 }
             }
             Role::Standby => {
-                for &c in &work.replicas[t] {
-                    if work.has_standby(c, t) && lags.needs_move(c, t) {
-                        found.push((lags.caught_up_count(t), (t, c)));
-                    }
+                for c in work.standby_holders(t).filter(|&c| lags.needs_move(c, t)) {
+                    push(t, c);
                 }
             }
         }
     }
-    let buckets = found.iter().map(|m| m.0).max().map_or(0, |m| m + 1);
-    Rows::bucketed(buckets, found).into_items()
+    let buckets = counts.iter().max().map_or(0, |&m| m as usize + 1);
+    let queue = Rows::keyed(buckets, &counts, found).into_items();
+    queue.into_iter().map(|(t, c)| (t as Task, c as Client))
 }
 
 /// Moves every active that sits on a client that is not caught up while a
@@ -106,10 +112,9 @@ pub(super) fn move_actives(work: &mut Work, lags: &LagIndex, budget: &mut Budget
     let queue = movements(work, lags, Role::Active);
     let scheduled = queue.len();
     for (t, dest) in queue {
-        let standby_holder = work.replicas[t]
-            .iter()
-            .copied()
-            .filter(|&c| work.has_standby(c, t) && lags.is_caught_up(c, t))
+        let standby_holder = work
+            .standby_holders(t)
+            .filter(|&c| lags.is_caught_up(c, t))
             .min_by_key(|&c| (work.assigned_load(c), c));
         if let Some(src) = standby_holder {
             swap(work, t, src, dest);
@@ -140,8 +145,10 @@ pub(super) fn move_standbys(work: &mut Work, lags: &LagIndex, budget: &mut Budge
     let mut moved = 0;
     for (t, dest) in queue {
         let eligible = |c: Client| !work.holds(c, t);
-        let src = least_loaded_caught_up(work, lags, t, eligible)
-            .or_else(|| lags.first_before(t, dest, &work.replicas[t], work.owner[t]));
+        let src = least_loaded_caught_up(work, lags, t, eligible).or_else(|| {
+            let replicas: SmallVec<[Client; 8]> = work.replicas(t).map(|(c, _)| c).collect();
+            lags.first_before(t, dest, &replicas, work.owner(t))
+        });
         let Some(src) = src else { continue };
         work.assign(src, t, Role::Standby);
         if budget.take() {

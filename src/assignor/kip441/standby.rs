@@ -126,7 +126,7 @@ impl<'a> TagStats<'a> {
     fn assign(&self, work: &mut Work, stateful: &[Task], replicas: usize) {
         let mut pending = Vec::new();
         for &t in stateful {
-            let Some(owner) = work.owner[t] else { continue };
+            let Some(owner) = work.owner(t) else { continue };
             let remaining = self.spread(work, t, owner, replicas);
             if remaining > 0 {
                 pending.push((t, remaining));

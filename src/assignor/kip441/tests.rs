@@ -23,7 +23,7 @@ use super::balance;
 use super::lags::LagIndex;
 use super::movement::{self, Budget};
 use super::standby::StandbyPlacer;
-use super::work::{Role, Work};
+use super::work::{Replica, Role, Work};
 
 const END: u64 = 1_000_000;
 /// Kafka's `Integer.MAX_VALUE` warm-ups: "unlimited".
@@ -107,15 +107,15 @@ impl Fixture {
     }
 
     fn active(&self, client: &str) -> Vec<String> {
-        self.names(&self.work.active[self.c(client)])
+        self.names(&self.work.held(self.c(client), None))
     }
 
     fn standby(&self, client: &str) -> Vec<String> {
-        self.names(&self.work.standby[self.c(client)])
+        self.names(&self.work.held(self.c(client), Some(Replica::Standby)))
     }
 
     fn warmup(&self, client: &str) -> Vec<String> {
-        self.names(&self.work.warmup[self.c(client)])
+        self.names(&self.work.held(self.c(client), Some(Replica::Warmup)))
     }
 
     /// The clients holding a standby of `task`.
@@ -125,17 +125,19 @@ impl Fixture {
             .clients()
             .iter()
             .enumerate()
-            .filter(|&(c, _)| self.work.standby[c].contains(&t))
+            .filter(|&(c, _)| self.work.has_standby(c, t))
             .map(|(_, client)| client.id.as_str().to_string())
             .collect()
     }
 
     fn standby_count(&self, client: &str) -> usize {
-        self.work.standby[self.c(client)].len()
+        self.work.held(self.c(client), Some(Replica::Standby)).len()
     }
 
     fn total_standbys(&self) -> usize {
-        self.work.standby.iter().map(BTreeSet::len).sum()
+        (0..self.work.client_count())
+            .map(|c| self.work.held(c, Some(Replica::Standby)).len())
+            .sum()
     }
 
     fn lags(&self) -> LagIndex {

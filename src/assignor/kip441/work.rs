@@ -2,10 +2,19 @@
 //!
 //! Clients and tasks are referred to by their position in the sorted lists of
 //! the [`ClusterState`], so index order is id order and every tie Kafka breaks
-//! by process id is broken by the index. The `by_load` index orders every
-//! client by its assigned load, which makes Kafka's
-//! `ConstrainedPrioritySet::poll` an ordered walk instead of a re-keyed queue.
-//! It is re-keyed lazily: a change only marks the client, and the marked
+//! by process id is broken by the index.
+//!
+//! The placement is stored by task: each task's active owner and its replicas
+//! (a short sorted list, inline for up to four), plus each client's counts.
+//! That is all the movement steps read, and it keeps the working set small
+//! and in task order. The balance passes and the rack optimisers also walk a
+//! client's tasks in order: for them [`Work::index_clients`] builds per-client
+//! sets in one pass over the tasks, kept up to date until
+//! [`Work::forget_clients`]. The plan is built by the same bucketing.
+//!
+//! The `by_load` index orders every client by its assigned load, which makes
+//! Kafka's `ConstrainedPrioritySet::poll` an ordered walk instead of a re-keyed
+//! queue. It is re-keyed lazily: a change only marks the client, and the marked
 //! clients are re-keyed when the order is next read — most changes (task
 //! movements, balance moves) happen between reads, and a client changed many
 //! times is re-keyed once.
@@ -13,9 +22,11 @@
 use std::cell::RefCell;
 use std::collections::BTreeSet;
 
+use smallvec::SmallVec;
+
 pub(super) use crate::assignor::load::Load;
-use crate::assignor::{plan_of, task_ids};
-use crate::model::{ClientPlan, ClusterState, Plan};
+use crate::assignor::plan_of;
+use crate::model::{ClientPlan, ClusterState, Plan, TaskId};
 
 /// A client index (position in `ClusterState::clients()`).
 pub(super) type Client = usize;
@@ -29,18 +40,46 @@ pub(super) enum Role {
     Standby,
 }
 
-/// Per-client sets of actives, standbys and warm-ups, with the indexes the
-/// steps need.
+/// What a client holds of a task besides the active.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Replica {
+    Standby,
+    Warmup,
+}
+
+/// A task's replicas, sorted by client: each entry is `client << 1`, plus 1
+/// for a warm-up (a client holds at most one replica of a task, so the order
+/// of entries is the order of clients).
+type Replicas = SmallVec<[u32; 4]>;
+
+/// A task's owner slot when no client runs it.
+const NO_OWNER: u32 = u32::MAX;
+
+/// How many tasks of each kind a client holds.
+#[derive(Debug, Clone, Copy, Default)]
+struct Counts {
+    active: u32,
+    standby: u32,
+    warmup: u32,
+}
+
+/// Per-client ordered sets of actives and standbys, for the steps that walk a
+/// client's tasks in order.
+struct ClientSets {
+    active: Vec<BTreeSet<Task>>,
+    standby: Vec<BTreeSet<Task>>,
+}
+
+/// The placement by task, with per-client counts and the indexes the steps
+/// need.
 pub(super) struct Work {
     pub capacity: Vec<u32>,
-    pub active: Vec<BTreeSet<Task>>,
-    pub standby: Vec<BTreeSet<Task>>,
-    pub warmup: Vec<BTreeSet<Task>>,
-    /// The client running each task as active.
-    pub owner: Vec<Option<Client>>,
-    /// Clients holding each task as standby or warm-up, ascending: a short
-    /// sorted list (a task has a handful of replicas), cheaper than a tree.
-    pub replicas: Vec<Vec<Client>>,
+    counts: Vec<Counts>,
+    /// The client running each task as active, or `NO_OWNER`.
+    owner: Vec<u32>,
+    replicas: Vec<Replicas>,
+    /// Per-client sets while a step needs them ([`Work::index_clients`]).
+    sets: Option<ClientSets>,
     /// Every client keyed by (assigned load, index): Kafka's "least loaded"
     /// order, re-keyed when read.
     by_load: RefCell<LoadOrder>,
@@ -89,6 +128,24 @@ impl LoadOrder {
     }
 }
 
+/// The entry of `c` in a task's replica list.
+fn entry(c: Client, kind: Replica) -> u32 {
+    let c = u32::try_from(c).expect("fewer than 2^31 clients");
+    (c << 1) | u32::from(kind == Replica::Warmup)
+}
+
+fn client_of(entry: u32) -> Client {
+    (entry >> 1) as Client
+}
+
+fn kind_of(entry: u32) -> Replica {
+    if entry & 1 == 1 {
+        Replica::Warmup
+    } else {
+        Replica::Standby
+    }
+}
+
 impl Work {
     pub(super) fn new(state: &ClusterState) -> Work {
         let capacity: Vec<u32> = state.clients().iter().map(|c| c.capacity).collect();
@@ -97,11 +154,10 @@ impl Work {
         let by_load = RefCell::new(LoadOrder::new((0..n).map(|_| Load(0.0))));
         Work {
             capacity,
-            active: vec![BTreeSet::new(); n],
-            standby: vec![BTreeSet::new(); n],
-            warmup: vec![BTreeSet::new(); n],
-            owner: vec![None; t],
-            replicas: vec![Vec::new(); t],
+            counts: vec![Counts::default(); n],
+            owner: vec![NO_OWNER; t],
+            replicas: vec![Replicas::new(); t],
+            sets: None,
             by_load,
         }
     }
@@ -110,9 +166,14 @@ impl Work {
         self.capacity.len()
     }
 
+    pub(super) fn task_count(&self) -> usize {
+        self.owner.len()
+    }
+
     /// Actives, standbys and warm-ups on `c`.
     pub(super) fn assigned_count(&self, c: Client) -> usize {
-        self.active[c].len() + self.standby[c].len() + self.warmup[c].len()
+        let n = self.counts[c];
+        (n.active + n.standby + n.warmup) as usize
     }
 
     /// Kafka's `assignedTaskLoad`: all replicas per thread.
@@ -122,57 +183,123 @@ impl Work {
 
     /// Kafka's `activeTaskLoad`: actives per thread.
     pub(super) fn active_load(&self, c: Client) -> Load {
-        Load::of(self.active[c].len(), self.capacity[c])
+        Load::of(self.counts[c].active as usize, self.capacity[c])
+    }
+
+    /// The client running `t` as active.
+    pub(super) fn owner(&self, t: Task) -> Option<Client> {
+        let o = self.owner[t];
+        (o != NO_OWNER).then_some(o as Client)
+    }
+
+    /// The clients holding a standby or warm-up of `t`, ascending, with which.
+    pub(super) fn replicas(&self, t: Task) -> impl Iterator<Item = (Client, Replica)> + '_ {
+        self.replicas[t].iter().map(|&e| (client_of(e), kind_of(e)))
+    }
+
+    /// The clients holding a standby of `t`, ascending.
+    pub(super) fn standby_holders(&self, t: Task) -> impl Iterator<Item = Client> + '_ {
+        self.replicas(t)
+            .filter(|&(_, kind)| kind == Replica::Standby)
+            .map(|(c, _)| c)
+    }
+
+    /// Where `c` sits in `t`'s replica list.
+    fn find(&self, c: Client, t: Task) -> Result<usize, usize> {
+        self.replicas[t].binary_search_by_key(&c, |&e| client_of(e))
     }
 
     pub(super) fn holds(&self, c: Client, t: Task) -> bool {
-        self.owner[t] == Some(c) || self.replicas[t].binary_search(&c).is_ok()
+        self.owner(t) == Some(c) || self.find(c, t).is_ok()
     }
 
     pub(super) fn has_standby(&self, c: Client, t: Task) -> bool {
-        self.standby[c].contains(&t)
+        self.find(c, t)
+            .is_ok_and(|i| kind_of(self.replicas[t][i]) == Replica::Standby)
     }
 
-    pub(super) fn tasks(&self, c: Client, role: Role) -> &BTreeSet<Task> {
-        match role {
-            Role::Active => &self.active[c],
-            Role::Standby => &self.standby[c],
+    /// Builds the per-client sets of actives and standbys (one pass over the
+    /// tasks) unless they are already kept; [`Work::tasks`] reads them.
+    pub(super) fn index_clients(&mut self) {
+        if self.sets.is_some() {
+            return;
         }
+        let n = self.client_count();
+        let mut active: Vec<Vec<Task>> = vec![Vec::new(); n];
+        let mut standby: Vec<Vec<Task>> = vec![Vec::new(); n];
+        for t in 0..self.task_count() {
+            if let Some(c) = self.owner(t) {
+                active[c].push(t);
+            }
+            for c in self.standby_holders(t) {
+                standby[c].push(t);
+            }
+        }
+        // Pushed in task order, so each list is sorted: the trees are built
+        // in bulk.
+        let sets = |lists: Vec<Vec<Task>>| lists.into_iter().map(BTreeSet::from_iter).collect();
+        self.sets = Some(ClientSets {
+            active: sets(active),
+            standby: sets(standby),
+        });
     }
 
-    /// Changes `c`'s sets with `f`, marking it for `by_load` (O(1): the
-    /// re-keying waits for the next read, once per client however often it
-    /// changed, and only if its load did).
-    fn rekey(&mut self, c: Client, f: impl FnOnce(&mut Work)) {
-        f(self);
-        self.by_load.get_mut().mark(c);
+    /// Stops keeping the per-client sets.
+    pub(super) fn forget_clients(&mut self) {
+        self.sets = None;
+    }
+
+    /// `c`'s actives or standbys, ascending; needs [`Work::index_clients`].
+    pub(super) fn tasks(&self, c: Client, role: Role) -> &BTreeSet<Task> {
+        let sets = self.sets.as_ref().expect("index_clients before tasks");
+        match role {
+            Role::Active => &sets.active[c],
+            Role::Standby => &sets.standby[c],
+        }
     }
 
     pub(super) fn assign(&mut self, c: Client, t: Task, role: Role) {
         debug_assert!(!self.holds(c, t), "client {c} already holds task {t}");
-        self.rekey(c, |w| match role {
+        match role {
             Role::Active => {
-                w.active[c].insert(t);
-                w.owner[t] = Some(c);
+                self.owner[t] = u32::try_from(c).expect("fewer than 2^31 clients");
+                self.counts[c].active += 1;
             }
             Role::Standby => {
-                w.standby[c].insert(t);
-                insert_sorted(&mut w.replicas[t], c);
+                self.add_replica(c, t, Replica::Standby);
             }
-        });
+        }
+        if let Some(sets) = &mut self.sets {
+            match role {
+                Role::Active => sets.active[c].insert(t),
+                Role::Standby => sets.standby[c].insert(t),
+            };
+        }
+        self.by_load.get_mut().mark(c);
     }
 
     pub(super) fn unassign(&mut self, c: Client, t: Task, role: Role) {
-        self.rekey(c, |w| match role {
+        match role {
             Role::Active => {
-                w.active[c].remove(&t);
-                w.owner[t] = None;
+                debug_assert_eq!(self.owner(t), Some(c));
+                self.owner[t] = NO_OWNER;
+                self.counts[c].active -= 1;
             }
             Role::Standby => {
-                w.standby[c].remove(&t);
-                remove_sorted(&mut w.replicas[t], c);
+                if let Ok(i) = self.find(c, t) {
+                    debug_assert_eq!(kind_of(self.replicas[t][i]), Replica::Standby);
+                    self.replicas[t].remove(i);
+                    self.counts[c].standby -= 1;
+                }
             }
-        });
+        }
+        if let Some(sets) = &mut self.sets {
+            match role {
+                Role::Active => sets.active[c].remove(&t),
+                Role::Standby => sets.standby[c].remove(&t),
+            };
+        }
+        self.by_load.get_mut().mark(c);
     }
 
     /// Moves `t` on `c` from one role to the other (a swap half); the load is
@@ -188,16 +315,30 @@ impl Work {
 
     /// Adds a warm-up of `t` on `c`.
     pub(super) fn add_warmup(&mut self, c: Client, t: Task) {
-        self.rekey(c, |w| {
-            w.warmup[c].insert(t);
-            insert_sorted(&mut w.replicas[t], c);
-        });
+        self.add_replica(c, t, Replica::Warmup);
+        self.by_load.get_mut().mark(c);
+    }
+
+    fn add_replica(&mut self, c: Client, t: Task, kind: Replica) {
+        if let Err(i) = self.find(c, t) {
+            self.replicas[t].insert(i, entry(c, kind));
+            match kind {
+                Replica::Standby => self.counts[c].standby += 1,
+                Replica::Warmup => self.counts[c].warmup += 1,
+            }
+        }
     }
 
     /// Relabels `c`'s standby of `t` as a warm-up; the load is unchanged.
     pub(super) fn standby_to_warmup(&mut self, c: Client, t: Task) {
-        self.standby[c].remove(&t);
-        self.warmup[c].insert(t);
+        if let Ok(i) = self.find(c, t) {
+            self.replicas[t][i] = entry(c, Replica::Warmup);
+            self.counts[c].standby -= 1;
+            self.counts[c].warmup += 1;
+            if let Some(sets) = &mut self.sets {
+                sets.standby[c].remove(&t);
+            }
+        }
     }
 
     /// The first client in least-loaded order that satisfies `accept`.
@@ -220,28 +361,62 @@ impl Work {
         self.load_order_now().set.iter().copied().collect()
     }
 
-    /// The plan these sets describe.
+    /// The tasks `c` holds as `kind` (active when `None`), ascending: a scan
+    /// of every task, for tests.
+    #[cfg(test)]
+    pub(super) fn held(&self, c: Client, kind: Option<Replica>) -> BTreeSet<Task> {
+        (0..self.task_count())
+            .filter(|&t| match kind {
+                None => self.owner(t) == Some(c),
+                Some(k) => self
+                    .find(c, t)
+                    .is_ok_and(|i| kind_of(self.replicas[t][i]) == k),
+            })
+            .collect()
+    }
+
+    /// The plan this placement describes. Every client's actives, standbys
+    /// and warm-ups are bucketed into one flat list of ids in one pass over
+    /// the tasks (the counts give each bucket's place), so each bucket is
+    /// already in id order.
     pub(super) fn into_plan(self, state: &ClusterState, name: &str) -> Plan {
+        let bucket = |c: Client, kind: Option<Replica>| {
+            3 * c
+                + match kind {
+                    None => 0,
+                    Some(Replica::Standby) => 1,
+                    Some(Replica::Warmup) => 2,
+                }
+        };
+        let mut start = Vec::with_capacity(3 * self.client_count() + 1);
+        start.push(0usize);
+        for n in &self.counts {
+            for k in [n.active, n.standby, n.warmup] {
+                start.push(start[start.len() - 1] + k as usize);
+            }
+        }
+        let ids = state.task_ids();
+        let mut fill = start.clone();
+        let mut flat = vec![TaskId::new(0, 0); start[start.len() - 1]];
+        let mut put = |b: usize, t: Task| {
+            flat[fill[b]] = ids[t];
+            fill[b] += 1;
+        };
+        for t in 0..self.task_count() {
+            if let Some(c) = self.owner(t) {
+                put(bucket(c, None), t);
+            }
+            for (c, kind) in self.replicas(t) {
+                put(bucket(c, Some(kind)), t);
+            }
+        }
+        let set = |b: usize| flat[start[b]..start[b + 1]].iter().copied().collect();
         let plans = (0..self.client_count()).map(|c| ClientPlan {
-            active: task_ids(state, &self.active[c]),
-            standby: task_ids(state, &self.standby[c]),
-            warmup: task_ids(state, &self.warmup[c]),
+            active: set(bucket(c, None)),
+            standby: set(bucket(c, Some(Replica::Standby))),
+            warmup: set(bucket(c, Some(Replica::Warmup))),
         });
         plan_of(state, name, plans)
-    }
-}
-
-/// Adds `c` to a sorted list (it is not there yet).
-fn insert_sorted(list: &mut Vec<Client>, c: Client) {
-    if let Err(i) = list.binary_search(&c) {
-        list.insert(i, c);
-    }
-}
-
-/// Removes `c` from a sorted list, if there.
-fn remove_sorted(list: &mut Vec<Client>, c: Client) {
-    if let Ok(i) = list.binary_search(&c) {
-        list.remove(i);
     }
 }
 
@@ -251,7 +426,7 @@ impl crate::assignor::rack::RackWork for Work {
     }
 
     fn active_owner(&self, t: Task) -> Option<Client> {
-        self.owner[t]
+        self.owner(t)
     }
 
     fn move_active(&mut self, t: Task, from: Client, to: Client) {
@@ -260,12 +435,17 @@ impl crate::assignor::rack::RackWork for Work {
     }
 
     fn standbys(&self, c: Client) -> Vec<Task> {
-        self.standby[c].iter().copied().collect()
+        match &self.sets {
+            Some(sets) => sets.standby[c].iter().copied().collect(),
+            None => (0..self.task_count())
+                .filter(|&t| self.has_standby(c, t))
+                .collect(),
+        }
     }
 
     fn holders(&self, t: Task) -> Vec<Client> {
-        let mut holders: Vec<Client> = self.replicas[t].clone();
-        holders.extend(self.owner[t]);
+        let mut holders: Vec<Client> = self.replicas(t).map(|(c, _)| c).collect();
+        holders.extend(self.owner(t));
         holders.sort_unstable();
         holders
     }
