@@ -56,7 +56,8 @@ fn bench(c: &mut Criterion) {
 fn growth(c: &mut Criterion) {
     let kip441 = assignor::by_name("kip441").expect("registered");
     let mut group = c.benchmark_group("kip441_growth");
-    group.sample_size(10);
+    // Ratios of medians are noisier than the medians: more samples.
+    group.sample_size(30);
     for tasks in [12_500, 25_000, 50_000, 100_000] {
         let spec = Spec {
             stateful: tasks,
