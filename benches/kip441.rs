@@ -59,15 +59,7 @@ fn growth(c: &mut Criterion) {
     // Ratios of medians are noisier than the medians: more samples.
     group.sample_size(30);
     for tasks in [12_500, 25_000, 50_000, 100_000] {
-        let spec = Spec {
-            stateful: tasks,
-            stateless: 0,
-            subtopologies: 1,
-            clients: 1_000,
-            threads: 1,
-            standbys: 1,
-            history: History::Sparse { reports: 3 },
-        };
+        let spec = Spec::stateful(tasks, 1_000, 1, 1, History::Sparse { reports: 3 });
         let state = generate(&spec, 0).expect("valid");
         validate(&state, &kip441.assign(&state).expect("plan")).expect("valid plan");
         group.bench_with_input(BenchmarkId::new("sparse_1000c", tasks), &state, |b, s| {

@@ -75,15 +75,25 @@ pub struct Preset {
     pub spec: Spec,
 }
 
-fn stateful(tasks: u32, clients: u32, threads: u32, standbys: u32, history: History) -> Spec {
-    Spec {
-        stateful: tasks,
-        stateless: 0,
-        subtopologies: 1,
-        clients,
-        threads,
-        standbys,
-        history,
+impl Spec {
+    /// `tasks` stateful tasks in one subtopology on `clients` clients of
+    /// `threads` threads each, with `standbys` standbys and `history`.
+    pub fn stateful(
+        tasks: u32,
+        clients: u32,
+        threads: u32,
+        standbys: u32,
+        history: History,
+    ) -> Spec {
+        Spec {
+            stateful: tasks,
+            stateless: 0,
+            subtopologies: 1,
+            clients,
+            threads,
+            standbys,
+            history,
+        }
     }
 }
 
@@ -94,32 +104,32 @@ pub fn presets() -> Vec<Preset> {
         Preset {
             name: "6000t_2c",
             about: "6,000 stateful tasks, 2 clients, 1 standby, cold",
-            spec: stateful(6_000, 2, 1, 1, History::Cold),
+            spec: Spec::stateful(6_000, 2, 1, 1, History::Cold),
         },
         Preset {
             name: "1000t_10c_1000thr",
             about: "1,000 stateful tasks, 10 clients of 1,000 threads, 1 standby, cold",
-            spec: stateful(1_000, 10, 1_000, 1, History::Cold),
+            spec: Spec::stateful(1_000, 10, 1_000, 1, History::Cold),
         },
         Preset {
             name: "1000t_100c_50sb",
             about: "1,000 stateful tasks, 100 clients, 50 standbys, cold",
-            spec: stateful(1_000, 100, 1, 50, History::Cold),
+            spec: Spec::stateful(1_000, 100, 1, 50, History::Cold),
         },
         Preset {
             name: "1000t_1000c",
             about: "1,000 stateful tasks, 1,000 clients, 1 standby, cold",
-            spec: stateful(1_000, 1_000, 1, 1, History::Cold),
+            spec: Spec::stateful(1_000, 1_000, 1, 1, History::Cold),
         },
         Preset {
             name: "10000t_1000c",
             about: "10,000 stateful tasks, 1,000 clients, 1 standby, lags on 3 clients per task",
-            spec: stateful(10_000, 1_000, 1, 1, sparse),
+            spec: Spec::stateful(10_000, 1_000, 1, 1, sparse),
         },
         Preset {
             name: "100000t_1000c",
             about: "100,000 stateful tasks, 1,000 clients, 1 standby, lags on 3 clients per task",
-            spec: stateful(100_000, 1_000, 1, 1, sparse),
+            spec: Spec::stateful(100_000, 1_000, 1, 1, sparse),
         },
     ]
 }

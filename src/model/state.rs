@@ -18,6 +18,9 @@ pub struct ClusterState {
     tasks: Vec<Task>,
     clients: Vec<Client>,
     task_index: TaskIndex,
+    /// Columns of `tasks`, for the assignors' passes over every task.
+    end_offsets: Vec<u64>,
+    stateful_flags: Vec<bool>,
 }
 
 impl ClusterState {
@@ -36,11 +39,15 @@ impl ClusterState {
         tasks.sort_by_key(|t| t.id);
         clients.sort_by(|a, b| a.id.cmp(&b.id));
         let task_index = TaskIndex::new(tasks.iter().map(|t| t.id).collect());
+        let end_offsets = tasks.iter().map(|t| t.end_offset).collect();
+        let stateful_flags = tasks.iter().map(|t| t.stateful).collect();
         Ok(ClusterState {
             config,
             tasks,
             clients,
             task_index,
+            end_offsets,
+            stateful_flags,
         })
     }
 
@@ -58,6 +65,18 @@ impl ClusterState {
     /// list (cheaper to read by position than the tasks themselves).
     pub fn task_ids(&self) -> &[TaskId] {
         self.task_index.ids()
+    }
+
+    /// The end offset of every task of [`ClusterState::tasks`], in the same
+    /// order, as one compact list.
+    pub fn end_offsets(&self) -> &[u64] {
+        &self.end_offsets
+    }
+
+    /// Whether each task of [`ClusterState::tasks`] is stateful, in the same
+    /// order, as one compact list.
+    pub fn stateful_flags(&self) -> &[bool] {
+        &self.stateful_flags
     }
 
     /// All clients, sorted by id.

@@ -124,7 +124,7 @@ impl Assignor for Kip441 {
 fn assign_tasks(state: &ClusterState, work: &mut Work) -> bool {
     let config = state.config();
     let (stateful, stateless): (Vec<usize>, Vec<usize>) =
-        (0..state.tasks().len()).partition(|&t| state.tasks()[t].stateful);
+        (0..state.tasks().len()).partition(|&t| state.stateful_flags()[t]);
 
     let rack_aware = rack::enablement(state).is_enabled();
     let costs = rack::Costs::configured(config, rack::Costs::KIP441);

@@ -139,10 +139,6 @@ impl Fixture {
             .map(|c| self.work.held(c, Some(Replica::Standby)).len())
             .sum()
     }
-
-    fn lags(&self) -> LagIndex {
-        LagIndex::new(&self.state)
-    }
 }
 
 fn strings(list: &[&str]) -> Vec<String> {
@@ -183,7 +179,7 @@ fn six_tasks_on_three_clients(lag: u64) -> Fixture {
 fn movement_nothing_moves_when_all_or_none_are_caught_up() {
     for (name, lag) in [("all caught up", 0), ("none caught up, equal lags", 10_000)] {
         let mut fx = six_tasks_on_three_clients(lag);
-        let lags = fx.lags();
+        let lags = LagIndex::new(&fx.state);
         let moved = movement::move_actives(&mut fx.work, &lags, &mut Budget::new(UNLIMITED));
         assert_eq!(moved, 0, "{name}");
         assert_eq!(fx.active("c1"), strings(&["0_0", "1_0"]), "{name}");
@@ -231,7 +227,7 @@ fn movement_to_caught_up_clients_leaves_warmups_within_budget() {
     ];
     for (budget, warmups) in cases {
         let mut fx = three_clients_on_the_wrong_task();
-        let lags = fx.lags();
+        let lags = LagIndex::new(&fx.state);
         let moved = movement::move_actives(&mut fx.work, &lags, &mut Budget::new(budget));
         assert_eq!(moved, 2, "budget {budget}");
         assert_eq!(fx.active("c1"), strings(&["0_0"]));
@@ -262,7 +258,7 @@ fn movement_fewest_caught_up_clients_first() {
     );
     fx.put("c1", Role::Active, &["0_1"]);
     fx.put("c2", Role::Active, &["0_2"]);
-    let lags = fx.lags();
+    let lags = LagIndex::new(&fx.state);
     let moved = movement::move_actives(&mut fx.work, &lags, &mut Budget::new(1));
     assert_eq!(moved, 2);
     assert_eq!(fx.active("c3"), strings(&["0_2"]));
@@ -304,7 +300,7 @@ fn movement_to_most_caught_up_swaps_with_standby() {
     fx.put("c2", Role::Active, &["0_1"]);
     fx.put("c3", Role::Active, &["0_2"]);
     fx.put("c3", Role::Standby, &["0_1"]);
-    let lags = fx.lags();
+    let lags = LagIndex::new(&fx.state);
     let moved = movement::move_actives(&mut fx.work, &lags, &mut Budget::new(UNLIMITED));
     assert_eq!(moved, 2);
     assert_eq!(fx.active("c1"), strings(&["0_0"]));
@@ -336,7 +332,7 @@ fn movement_swap_needs_no_warmup_budget() {
     );
     fx.put("c1", Role::Standby, &["0_0"]);
     fx.put("c2", Role::Active, &["0_0"]);
-    let lags = fx.lags();
+    let lags = LagIndex::new(&fx.state);
     let moved = movement::move_actives(&mut fx.work, &lags, &mut Budget::new(0));
     assert_eq!(moved, 1);
     assert_eq!(fx.active("c1"), strings(&["0_0"]));
@@ -366,7 +362,7 @@ fn standby_movement_keeps_a_warmup_while_the_budget_lasts() {
         );
         fx.put("c1", Role::Active, &["0_0"]);
         fx.put("c2", Role::Standby, &["0_0"]);
-        let lags = fx.lags();
+        let lags = LagIndex::new(&fx.state);
         let moved = movement::move_standbys(&mut fx.work, &lags, &mut Budget::new(budget));
         assert_eq!(moved, 1, "budget {budget}");
         assert_eq!(fx.standby("c3"), strings(&["0_0"]), "budget {budget}");
@@ -389,7 +385,7 @@ fn standby_movement_without_eligible_client_is_not_counted() {
     );
     fx.put("c1", Role::Active, &["0_0"]);
     fx.put("c2", Role::Standby, &["0_0"]);
-    let lags = fx.lags();
+    let lags = LagIndex::new(&fx.state);
     let moved = movement::move_standbys(&mut fx.work, &lags, &mut Budget::new(2));
     assert_eq!(moved, 0);
     assert_eq!(fx.standby("c2"), strings(&["0_0"]));
@@ -412,7 +408,7 @@ fn standby_movement_falls_back_to_a_more_caught_up_client() {
     );
     fx.put("c1", Role::Active, &["0_0"]);
     fx.put("c2", Role::Standby, &["0_0"]);
-    let lags = fx.lags();
+    let lags = LagIndex::new(&fx.state);
     let moved = movement::move_standbys(&mut fx.work, &lags, &mut Budget::new(1));
     assert_eq!(moved, 1);
     assert_eq!(fx.standby("c3"), strings(&["0_0"]));
@@ -435,7 +431,7 @@ fn warmups_from_the_active_phase_stay_put() {
         ],
     );
     fx.put("c2", Role::Active, &["0_0"]);
-    let lags = fx.lags();
+    let lags = LagIndex::new(&fx.state);
     let mut budget = Budget::new(2);
     assert_eq!(movement::move_actives(&mut fx.work, &lags, &mut budget), 1);
     assert_eq!(
