@@ -513,10 +513,10 @@ fn priority_set_holds_each_client_once() {
     fx.put("c1", Role::Active, &["0_0"]);
     fx.put("c2", Role::Standby, &["0_0", "0_1"]);
     let (c2, t0) = (fx.c("c2"), fx.t("0_0"));
+    fx.work.unassign(fx.c("c1"), t0, Role::Active);
     fx.work.switch_role(c2, t0, Role::Standby);
     fx.work.standby_to_warmup(c2, fx.t("0_1"));
     fx.work.add_warmup(fx.c("c3"), fx.t("0_2"));
-    fx.work.unassign(fx.c("c1"), t0, Role::Active);
     let n = fx.work.client_count();
     let keys = fx.work.load_order();
     assert_eq!(keys.len(), n);
