@@ -5,120 +5,17 @@
 //! such clients form one class. Each report carries whether it is caught up,
 //! so a task's caught-up set is its flagged reports or, when the no-report
 //! class is caught up, every client but its unflagged reports. Cost:
-//! O(tasks + lag entries + clients) time; 16 bytes per lag entry and 17 per
+//! O(tasks + lag entries + clients) time; 16 bytes per lag entry and 16 per
 //! task kept, and 20 bytes per lag entry of scratch while building.
 
 use crate::model::{ClusterState, Lag};
 
+use super::rows::Rows;
 use super::work::{Client, Task};
-
-/// One list per bucket (a task, a count) in two flat vectors, no
-/// allocation per list: row `b` is `items[start[b]..start[b + 1]]`.
-pub(super) struct Rows<T> {
-    start: Vec<usize>,
-    items: Vec<T>,
-}
-
-/// About how many items [`Rows::from_runs`] writes per block: 128 KiB of
-/// 16-byte reports, well inside a core's cache.
-const BLOCK_ITEMS: usize = 8 * 1024;
-
-impl<T: Copy + Default> Rows<T> {
-    /// `buckets` lists, the `i`-th value in bucket `keys[i]`, by a stable
-    /// counting sort: each list keeps the values' order. O(buckets + items),
-    /// and no memory besides the result.
-    pub(super) fn keyed(
-        buckets: usize,
-        keys: &[u32],
-        values: impl IntoIterator<Item = T>,
-    ) -> Rows<T> {
-        let mut start = starts(buckets, keys);
-        let mut items = vec![T::default(); keys.len()];
-        // `start[b]` serves as bucket b's fill cursor, ending at the start
-        // of bucket b + 1; shifting by one restores the starts.
-        for (&k, value) in keys.iter().zip(values) {
-            let b = k as usize;
-            items[start[b]] = value;
-            start[b] += 1;
-        }
-        start.copy_within(0..buckets, 1);
-        start[0] = 0;
-        Rows { start, items }
-    }
-
-    /// The same lists as [`Rows::keyed`] when `keys` is a sequence of runs,
-    /// each ascending: run `r` covers the next `len` keys and yields their
-    /// values in order. The values are written one block of buckets (about
-    /// [`BLOCK_ITEMS`] items) at a time, every run advancing to the block's
-    /// end, so the scattered writes stay in cache however many items there
-    /// are. O(buckets + items + blocks × runs), with at most items / runs
-    /// blocks.
-    pub(super) fn from_runs<I: Iterator<Item = T>>(
-        buckets: usize,
-        keys: &[u32],
-        runs: Vec<(usize, I)>,
-    ) -> Rows<T> {
-        let mut start = starts(buckets, keys);
-        let mut items = vec![T::default(); keys.len()];
-        let blocks = (keys.len() / BLOCK_ITEMS).clamp(1, (keys.len() / runs.len().max(1)).max(1));
-        // Each block ends at the first bucket whose items start at or past
-        // its share of the items.
-        let ends: Vec<usize> = (1..=blocks)
-            .map(|k| {
-                start
-                    .partition_point(|&s| s < keys.len() * k / blocks)
-                    .min(buckets)
-            })
-            .collect();
-        let mut cursors: Vec<(usize, usize, I)> = Vec::with_capacity(runs.len());
-        let mut offset = 0;
-        for (len, values) in runs {
-            cursors.push((offset, offset + len, values));
-            offset += len;
-        }
-        debug_assert_eq!(offset, keys.len(), "the runs cover the keys");
-        for (k, &end) in ends.iter().enumerate() {
-            let last = k + 1 == blocks;
-            for (next, run_end, values) in &mut cursors {
-                while *next < *run_end && (last || (keys[*next] as usize) < end) {
-                    let b = keys[*next] as usize;
-                    items[start[b]] = values.next().expect("a value for every key");
-                    start[b] += 1;
-                    *next += 1;
-                }
-            }
-        }
-        start.copy_within(0..buckets, 1);
-        start[0] = 0;
-        Rows { start, items }
-    }
-
-    fn row(&self, b: usize) -> &[T] {
-        &self.items[self.start[b]..self.start[b + 1]]
-    }
-
-    /// Every item, bucket after bucket.
-    pub(super) fn into_items(self) -> Vec<T> {
-        self.items
-    }
-}
-
-/// Where each bucket's items start (and, last, the item count): counts of
-/// `keys` per bucket, summed.
-fn starts(buckets: usize, keys: &[u32]) -> Vec<usize> {
-    let mut start = vec![0usize; buckets + 1];
-    for &k in keys {
-        start[k as usize + 1] += 1;
-    }
-    for b in 0..buckets {
-        start[b + 1] += start[b];
-    }
-    start
-}
 
 /// One lag report, 16 bytes: the client, its [`Lag`] unpacked, and whether
 /// it is caught up.
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Copy)]
 struct Report {
     client: u32,
     /// 0: unknown, 1: running, 2: `records`.
@@ -168,8 +65,7 @@ pub(super) struct LagIndex<'a> {
     entries: Rows<Report>,
     /// The lag of a client without a report: `Records(end offset)`.
     end_offset: &'a [u64],
-    /// Whether a client without a report is caught up on the task.
-    everyone: Vec<bool>,
+    acceptable_recovery_lag: u64,
     /// How many clients are caught up on the task.
     caught_up: Vec<u32>,
     /// The first client in Kafka's `(lag, process id)` order, or `NONE`.
@@ -198,21 +94,15 @@ impl<'a> LagIndex<'a> {
             }
         }
         // Each client's reports are in task order: a run of ascending keys.
-        let mut rest: &[Report] = &reports;
-        let runs = state
+        let runs: Vec<usize> = state
             .clients()
             .iter()
-            .filter(|client| !client.lags.is_empty())
-            .map(|client| {
-                let (run, tail) = rest.split_at(client.lags.len());
-                rest = tail;
-                (run.len(), run.iter().copied())
-            })
+            .map(|c| c.lags.len())
+            .filter(|&len| len > 0)
             .collect();
-        let entries = Rows::from_runs(n, &keys, runs);
-        drop(keys);
+        let entries = Rows::from_runs(n, &keys, &reports, &runs);
+        drop((keys, reports));
         let end_offset = state.end_offsets();
-        let mut everyone = Vec::with_capacity(n);
         let mut caught_up = Vec::with_capacity(n);
         let mut most = Vec::with_capacity(n);
         for (t, &end) in end_offset.iter().enumerate() {
@@ -224,7 +114,6 @@ impl<'a> LagIndex<'a> {
             } else {
                 flagged
             };
-            everyone.push(all);
             caught_up.push(u32::try_from(count).expect("fewer than 2^32 clients"));
             most.push(most_caught_up(row, Lag::Records(end), clients));
         }
@@ -232,7 +121,7 @@ impl<'a> LagIndex<'a> {
             clients,
             entries,
             end_offset,
-            everyone,
+            acceptable_recovery_lag: acceptable,
             caught_up,
             most_caught_up: most,
         }
@@ -244,6 +133,11 @@ impl<'a> LagIndex<'a> {
         row.binary_search_by_key(&c, |r| r.client())
             .ok()
             .map(|i| row[i])
+    }
+
+    /// Whether a client without a report is caught up on `t`.
+    fn everyone(&self, t: Task) -> bool {
+        self.default(t).is_caught_up(self.acceptable_recovery_lag)
     }
 
     /// The lag of a client without a report on `t`.
@@ -258,7 +152,7 @@ impl<'a> LagIndex<'a> {
 
     /// Whether `c` is caught up on `t`.
     pub(super) fn is_caught_up(&self, c: Client, t: Task) -> bool {
-        self.report(c, t).map_or(self.everyone[t], |r| r.caught_up)
+        self.report(c, t).map_or(self.everyone(t), |r| r.caught_up)
     }
 
     /// How many clients are caught up on `t`.
@@ -270,7 +164,7 @@ impl<'a> LagIndex<'a> {
     /// reports, or `None` when they are "everyone but a few" (walk the
     /// least-loaded order instead).
     pub(super) fn listed_caught_up(&self, t: Task) -> Option<impl Iterator<Item = Client> + '_> {
-        (!self.everyone[t]).then(|| {
+        (!self.everyone(t)).then(|| {
             self.entries
                 .row(t)
                 .iter()
@@ -367,60 +261,9 @@ mod tests {
     use rand::{Rng, SeedableRng};
     use rand_chacha::ChaCha8Rng;
 
-    use super::{Client, LagIndex, Rows};
+    use super::{Client, LagIndex};
     use crate::generate::{generate, History, Spec};
     use crate::model::{ClusterState, Lag};
-
-    #[test]
-    fn keyed_rows_are_a_stable_sort_by_key() {
-        let mut rng = ChaCha8Rng::seed_from_u64(16);
-        for _ in 0..100 {
-            let buckets = rng.random_range(1..20);
-            let keys: Vec<u32> = (0..rng.random_range(0..60))
-                .map(|_| rng.random_range(0..buckets as u32))
-                .collect();
-            let rows = Rows::keyed(buckets, &keys, 0..keys.len());
-            for b in 0..buckets {
-                let expected: Vec<usize> =
-                    (0..keys.len()).filter(|&i| keys[i] == b as u32).collect();
-                assert_eq!(rows.row(b), expected.as_slice());
-            }
-        }
-    }
-
-    /// Blocked runs give what the plain counting sort gives, with blocks
-    /// small enough that many are used.
-    #[test]
-    fn runs_give_the_rows_of_the_plain_counting_sort() {
-        let mut rng = ChaCha8Rng::seed_from_u64(17);
-        for _ in 0..200 {
-            let buckets = rng.random_range(1..3000);
-            let mut keys: Vec<u32> = Vec::new();
-            let mut lens = Vec::new();
-            for _ in 0..rng.random_range(0..40) {
-                let mut run: Vec<u32> = (0..rng.random_range(0..800))
-                    .map(|_| rng.random_range(0..buckets as u32))
-                    .collect();
-                run.sort_unstable();
-                run.dedup();
-                lens.push(run.len());
-                keys.extend(run);
-            }
-            let mut offset = 0;
-            let runs: Vec<_> = lens
-                .iter()
-                .map(|&len| {
-                    let r = (len, offset..offset + len);
-                    offset += len;
-                    r
-                })
-                .collect();
-            let blocked = Rows::from_runs(buckets, &keys, runs);
-            let plain = Rows::keyed(buckets, &keys, 0..keys.len());
-            assert_eq!(blocked.start, plain.start);
-            assert_eq!(blocked.items, plain.items);
-        }
-    }
 
     /// The lag of `c` on task `t`, read from the state directly.
     fn lag_of(state: &ClusterState, c: Client, t: usize) -> Lag {

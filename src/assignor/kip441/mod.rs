@@ -65,6 +65,7 @@
 mod balance;
 mod lags;
 mod movement;
+mod rows;
 mod standby;
 mod work;
 
@@ -132,7 +133,6 @@ fn assign_tasks(state: &ClusterState, work: &mut Work) -> bool {
     balance::round_robin(work, &stateful);
     balance::balance(work, Role::Active, |_, _| true);
     if rack_aware {
-        work.index_clients();
         rack::optimize_active(state, work, &stateful, costs);
     }
 
@@ -141,6 +141,7 @@ fn assign_tasks(state: &ClusterState, work: &mut Work) -> bool {
         placer.assign(work, &stateful, config.num_standby_replicas as usize);
         balance::balance(work, Role::Standby, |s, d| placer.may_move(s, d));
         if rack_aware {
+            // The pairwise rounds read each client's standbys in order.
             work.index_clients();
             rack::optimize_standby(state, work, costs, |w, s, d, t| {
                 placer.may_move_task(state, w, s, d, t)
@@ -157,7 +158,6 @@ fn assign_tasks(state: &ClusterState, work: &mut Work) -> bool {
 
     assign_stateless(work, &stateless);
     if rack_aware {
-        work.index_clients();
         rack::optimize_active(state, work, &stateless, rack::Costs::STATELESS);
     }
     actives + standbys > 0

@@ -8,7 +8,8 @@
 
 use smallvec::SmallVec;
 
-use super::lags::{LagIndex, Rows};
+use super::lags::LagIndex;
+use super::rows::Rows;
 use super::work::{Client, Role, Task, Work};
 
 /// The warm-up budget shared by the active and standby phases. Like Kafka's
@@ -101,7 +102,7 @@ fn movements(
         }
     }
     let buckets = counts.iter().max().map_or(0, |&m| m as usize + 1);
-    let queue = Rows::keyed(buckets, &counts, found).into_items();
+    let queue = Rows::keyed(buckets, &counts, &found).into_items();
     queue.into_iter().map(|(t, c)| (t as Task, c as Client))
 }
 

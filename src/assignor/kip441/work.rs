@@ -7,10 +7,11 @@
 //! The placement is stored by task: each task's active owner and its replicas
 //! (a short sorted list, inline for up to four), plus each client's counts.
 //! That is all the movement steps read, and it keeps the working set small
-//! and in task order. The balance passes and the rack optimisers also walk a
-//! client's tasks in order: for them [`Work::index_clients`] builds per-client
-//! sets in one pass over the tasks, kept up to date until
-//! [`Work::forget_clients`]. The plan is built by the same bucketing.
+//! and in task order. The balance passes and the pairwise standby optimiser
+//! also walk a client's tasks in order: for them [`Work::index_clients`]
+//! builds per-client sets in one pass over the tasks, kept up to date until
+//! [`Work::forget_clients`]. The plan's per-client lists are one [`Rows`]
+//! bucketing of the tasks.
 //!
 //! The `by_load` index orders every client by its assigned load, which makes
 //! Kafka's `ConstrainedPrioritySet::poll` an ordered walk instead of a re-keyed
@@ -24,6 +25,7 @@ use std::collections::BTreeSet;
 
 use smallvec::SmallVec;
 
+use super::rows::Rows;
 pub(super) use crate::assignor::load::Load;
 use crate::assignor::plan_of;
 use crate::model::{ClientPlan, ClusterState, Plan, TaskId};
@@ -130,7 +132,10 @@ impl LoadOrder {
 
 /// The entry of `c` in a task's replica list.
 fn entry(c: Client, kind: Replica) -> u32 {
-    let c = u32::try_from(c).expect("fewer than 2^31 clients");
+    let c = u32::try_from(c)
+        .ok()
+        .filter(|&c| c < 1 << 31)
+        .expect("fewer than 2^31 clients");
     (c << 1) | u32::from(kind == Replica::Warmup)
 }
 
@@ -375,49 +380,47 @@ impl Work {
             .collect()
     }
 
-    /// The plan this placement describes. Every client's actives, standbys
-    /// and warm-ups are bucketed into one flat list of ids in one pass over
-    /// the tasks (the counts give each bucket's place), so each bucket is
-    /// already in id order.
+    /// The plan this placement describes: every (client, kind) list of ids
+    /// bucketed in one pass over the tasks, so each list is in id order.
     pub(super) fn into_plan(self, state: &ClusterState, name: &str) -> Plan {
-        let bucket = |c: Client, kind: Option<Replica>| {
-            3 * c
-                + match kind {
-                    None => 0,
-                    Some(Replica::Standby) => 1,
-                    Some(Replica::Warmup) => 2,
-                }
-        };
-        let mut start = Vec::with_capacity(3 * self.client_count() + 1);
-        start.push(0usize);
-        for n in &self.counts {
-            for k in [n.active, n.standby, n.warmup] {
-                start.push(start[start.len() - 1] + k as usize);
-            }
-        }
         let ids = state.task_ids();
-        let mut fill = start.clone();
-        let mut flat = vec![TaskId::new(0, 0); start[start.len() - 1]];
-        let mut put = |b: usize, t: Task| {
-            flat[fill[b]] = ids[t];
-            fill[b] += 1;
-        };
-        for t in 0..self.task_count() {
-            if let Some(c) = self.owner(t) {
-                put(bucket(c, None), t);
-            }
-            for (c, kind) in self.replicas(t) {
-                put(bucket(c, Some(kind)), t);
+        let held: usize = (0..self.client_count())
+            .map(|c| self.assigned_count(c))
+            .sum();
+        let mut buckets: Vec<u32> = Vec::with_capacity(held);
+        let mut values: Vec<TaskId> = Vec::with_capacity(held);
+        for (t, &id) in ids.iter().enumerate() {
+            let active = self.owner(t).map(|c| (c, None));
+            let replicas = self.replicas(t).map(|(c, k)| (c, Some(k)));
+            for (c, kind) in active.into_iter().chain(replicas) {
+                buckets.push(plan_bucket(c, kind));
+                values.push(id);
             }
         }
-        let set = |b: usize| flat[start[b]..start[b + 1]].iter().copied().collect();
+        let rows = Rows::keyed(3 * self.client_count(), &buckets, &values);
+        let set = |c: Client, kind: Option<Replica>| {
+            rows.row(plan_bucket(c, kind) as usize)
+                .iter()
+                .copied()
+                .collect()
+        };
         let plans = (0..self.client_count()).map(|c| ClientPlan {
-            active: set(bucket(c, None)),
-            standby: set(bucket(c, Some(Replica::Standby))),
-            warmup: set(bucket(c, Some(Replica::Warmup))),
+            active: set(c, None),
+            standby: set(c, Some(Replica::Standby)),
+            warmup: set(c, Some(Replica::Warmup)),
         });
         plan_of(state, name, plans)
     }
+}
+
+/// The plan list of `c`'s actives (`None`) or replicas of a kind.
+fn plan_bucket(c: Client, kind: Option<Replica>) -> u32 {
+    let k = match kind {
+        None => 0,
+        Some(Replica::Standby) => 1,
+        Some(Replica::Warmup) => 2,
+    };
+    u32::try_from(3 * c + k).expect("fewer than 2^30 clients")
 }
 
 impl crate::assignor::rack::RackWork for Work {
@@ -434,13 +437,9 @@ impl crate::assignor::rack::RackWork for Work {
         self.assign(to, t, Role::Active);
     }
 
+    /// Needs [`Work::index_clients`].
     fn standbys(&self, c: Client) -> Vec<Task> {
-        match &self.sets {
-            Some(sets) => sets.standby[c].iter().copied().collect(),
-            None => (0..self.task_count())
-                .filter(|&t| self.has_standby(c, t))
-                .collect(),
-        }
+        self.tasks(c, Role::Standby).iter().copied().collect()
     }
 
     fn holders(&self, t: Task) -> Vec<Client> {
