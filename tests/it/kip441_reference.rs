@@ -96,7 +96,11 @@ fn show(plan: &Plan) -> String {
             list(&cp.warmup)
         );
     }
-    let _ = writeln!(text, "  followup_rebalance_ms={:?}", plan.followup_rebalance_ms);
+    let _ = writeln!(
+        text,
+        "  followup_rebalance_ms={:?}",
+        plan.followup_rebalance_ms
+    );
     text
 }
 

@@ -158,10 +158,13 @@ type Clients = BTreeMap<ClientId, ClientState>;
 /// Naively: the queue is a set of ids, and every poll sorts it afresh.
 struct ConstrainedPrioritySet<'a> {
     /// `(clients, client, task) -> may this client take the task`.
-    constraint: Box<dyn Fn(&Clients, &ClientId, TaskId) -> bool + 'a>,
+    constraint: Box<Constraint<'a>>,
     weight: fn(&ClientState) -> f64,
     queued: BTreeSet<ClientId>,
 }
+
+/// A `ConstrainedPrioritySet`'s constraint.
+type Constraint<'a> = dyn Fn(&Clients, &ClientId, TaskId) -> bool + 'a;
 
 impl<'a> ConstrainedPrioritySet<'a> {
     fn new(
@@ -271,11 +274,8 @@ pub fn assign(state: &ClusterState) -> Option<Plan> {
         // Step 3: give tasks back to caught-up clients, with warm-ups on the
         // balanced destinations. One budget for both phases.
         let mut remaining_warmup_replicas = i64::from(config.max_warmup_replicas);
-        let tasks_to_caught_up_clients = tasks_to_caught_up_clients(
-            &stateful_tasks,
-            &clients,
-            config.acceptable_recovery_lag,
-        );
+        let tasks_to_caught_up_clients =
+            tasks_to_caught_up_clients(&stateful_tasks, &clients, config.acceptable_recovery_lag);
         let tasks_to_clients_by_lag = tasks_to_clients_by_lag(&stateful_tasks, &clients);
         let lags = Lags {
             caught_up: &tasks_to_caught_up_clients,
@@ -418,7 +418,8 @@ fn balance_tasks_over_threads(
                     let Some(task) = candidates.next() else {
                         break;
                     };
-                    if !clients[dst].has_assigned_task(task) && may_move(&clients[src], &clients[dst])
+                    if !clients[dst].has_assigned_task(task)
+                        && may_move(&clients[src], &clients[dst])
                     {
                         clients.get_mut(src).unwrap().unassign(role, task);
                         clients.get_mut(dst).unwrap().assign(role, task);
@@ -690,7 +691,12 @@ fn by_priority(a: &TaskMovement, b: &TaskMovement) -> Ordering {
 
 /// Swaps roles: `source`'s standby of `task` becomes the active, the
 /// destination's active a standby. Costs no warm-up budget.
-fn swap_standby_and_active(clients: &mut Clients, task: TaskId, source: &ClientId, dest: &ClientId) {
+fn swap_standby_and_active(
+    clients: &mut Clients,
+    task: TaskId,
+    source: &ClientId,
+    dest: &ClientId,
+) {
     let s = clients.get_mut(source).unwrap();
     s.unassign_standby(task);
     s.assign_active(task);
@@ -757,9 +763,8 @@ fn assign_active_task_movements(
         let task = movement.task;
         let dest = &movement.destination;
         // (a) a caught-up client holding a standby: swap roles.
-        let standby = caught_up_clients_by_load.poll(clients, task, |c| {
-            clients[c].has_standby_task(task)
-        });
+        let standby =
+            caught_up_clients_by_load.poll(clients, task, |c| clients[c].has_standby_task(task));
         if let Some(source) = standby {
             swap_standby_and_active(clients, task, &source, dest);
             caught_up_clients_by_load.offer(&source);
@@ -841,7 +846,11 @@ fn assign_standby_task_movements(
         // first more caught-up client (by lag) not holding it.
         let source = caught_up_clients_by_load
             .poll(clients, task, eligible)
-            .or_else(|| lags.more_caught_up_than(task, dest).find(|c| eligible(c)).cloned());
+            .or_else(|| {
+                lags.more_caught_up_than(task, dest)
+                    .find(|c| eligible(c))
+                    .cloned()
+            });
         let Some(source) = source else {
             continue; // nowhere to put it: it stays, not counted
         };
