@@ -38,11 +38,14 @@
 //!   alone;
 //! - the same comparison on the random clusters of `properties.rs` and on
 //!   states drawn by the crate's generator (`smoothscale::generate`);
-//! - a deterministic run over the golden-plan input classes (scaled down),
-//!   cold and fed back, which also checks that the set reaches warm-ups,
-//!   swaps-free probing, standbys and stateless tasks.
+//! - a deterministic run over the golden-plan input classes, cold and fed
+//!   back (scaled down by default; the golden inputs themselves, 100 seeds
+//!   per class plus the presets of at most 1,000 tasks, in a long run),
+//!   which also checks that the set reaches probing, warm-ups, standbys and
+//!   stateless tasks.
 //!
-//! Cases: `SMOOTHSCALE_PROPTEST_CASES` (default 256). A failure prints both
+//! Cases: `SMOOTHSCALE_PROPTEST_CASES` (default 256; above 256 also selects
+//! the long deterministic run, about half a minute). A failure prints both
 //! plans, the clients where they differ, and the state as JSON (replay with
 //! `smoothscale assign`).
 
@@ -562,14 +565,102 @@ proptest! {
 }
 
 // ---------------------------------------------------------------------------
-// Deterministic: the golden-plan input classes, scaled down
+// Deterministic: the golden-plan input classes
 // ---------------------------------------------------------------------------
+
+/// Whether the long runs were asked for: `SMOOTHSCALE_PROPTEST_CASES` above
+/// the default 256.
+fn long_run() -> bool {
+    support::proptest_config().cases > 256
+}
+
+/// The spec of golden-plan shape class `class` for `seed`: with `full`, the
+/// very inputs of `golden.rs` (same seeds, same ranges); else scaled down so
+/// the slow reference stays quick in the default run.
+fn class_spec(class: &str, seed: u64, full: bool) -> Spec {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x6f1d);
+    let history = match seed % 3 {
+        0 => History::Cold,
+        1 => History::Sparse { reports: 3 },
+        _ => History::Random,
+    };
+    let mut spec = Spec {
+        stateful: 0,
+        stateless: rng.random_range(0..5),
+        subtopologies: rng.random_range(1..4),
+        clients: 0,
+        threads: 1,
+        standbys: 1,
+        history,
+    };
+    // (stateful, clients, threads, standbys) ranges: golden's, or smaller.
+    match (class, full) {
+        ("few_clients", true) => {
+            spec.stateful = rng.random_range(50..400);
+            spec.clients = rng.random_range(1..5);
+            spec.threads = rng.random_range(1..3);
+            spec.standbys = rng.random_range(0..3);
+        }
+        ("few_clients", false) => {
+            spec.stateful = rng.random_range(20..120);
+            spec.clients = rng.random_range(1..5);
+            spec.threads = rng.random_range(1..3);
+            spec.standbys = rng.random_range(0..3);
+        }
+        ("many_threads", true) => {
+            spec.stateful = rng.random_range(50..300);
+            spec.clients = rng.random_range(3..12);
+            spec.threads = rng.random_range(20..200);
+        }
+        ("many_threads", false) => {
+            spec.stateful = rng.random_range(20..100);
+            spec.clients = rng.random_range(3..8);
+            spec.threads = rng.random_range(10..60);
+        }
+        ("many_standbys", true) => {
+            spec.stateful = rng.random_range(20..100);
+            spec.clients = rng.random_range(5..40);
+            spec.standbys = rng.random_range(3..15);
+        }
+        ("many_standbys", false) => {
+            spec.stateful = rng.random_range(10..40);
+            spec.clients = rng.random_range(5..20);
+            spec.standbys = rng.random_range(3..10);
+        }
+        ("many_clients", true) => {
+            spec.stateful = rng.random_range(20..200);
+            spec.clients = rng.random_range(50..250);
+        }
+        ("many_clients", false) => {
+            spec.stateful = rng.random_range(20..80);
+            spec.clients = rng.random_range(30..80);
+        }
+        (_, true) => {
+            spec.stateful = rng.random_range(200..1000);
+            spec.clients = rng.random_range(10..100);
+            spec.history = History::Sparse {
+                reports: rng.random_range(1..5),
+            };
+        }
+        (_, false) => {
+            spec.stateful = rng.random_range(50..200);
+            spec.clients = rng.random_range(5..30);
+            spec.history = History::Sparse {
+                reports: rng.random_range(1..5),
+            };
+        }
+    }
+    spec
+}
 
 /// States shaped like the golden-plan inputs (`golden.rs`: few clients, many
 /// threads, many standbys, many clients, sparse lags; histories cycling
-/// through cold, sparse and random), smaller so the slow reference stays
-/// quick.
+/// through cold, sparse and random). By default 12 scaled-down seeds per
+/// class; in a long run the golden inputs themselves (100 seeds per class)
+/// and the presets of at most 1,000 tasks.
 fn golden_like_states() -> Vec<(String, ClusterState)> {
+    let full = long_run();
+    let seeds = if full { 100 } else { 12 };
     let mut all = Vec::new();
     for class in [
         "few_clients",
@@ -578,53 +669,17 @@ fn golden_like_states() -> Vec<(String, ClusterState)> {
         "many_clients",
         "sparse_lags",
     ] {
-        for seed in 0..12u64 {
-            let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x441);
-            let history = match seed % 3 {
-                0 => History::Cold,
-                1 => History::Sparse { reports: 3 },
-                _ => History::Random,
-            };
-            let mut spec = Spec {
-                stateful: 0,
-                stateless: rng.random_range(0..5),
-                subtopologies: rng.random_range(1..4),
-                clients: 0,
-                threads: 1,
-                standbys: 1,
-                history,
-            };
-            match class {
-                "few_clients" => {
-                    spec.stateful = rng.random_range(20..120);
-                    spec.clients = rng.random_range(1..5);
-                    spec.threads = rng.random_range(1..3);
-                    spec.standbys = rng.random_range(0..3);
-                }
-                "many_threads" => {
-                    spec.stateful = rng.random_range(20..100);
-                    spec.clients = rng.random_range(3..8);
-                    spec.threads = rng.random_range(10..60);
-                }
-                "many_standbys" => {
-                    spec.stateful = rng.random_range(10..40);
-                    spec.clients = rng.random_range(5..20);
-                    spec.standbys = rng.random_range(3..10);
-                }
-                "many_clients" => {
-                    spec.stateful = rng.random_range(20..80);
-                    spec.clients = rng.random_range(30..80);
-                }
-                _ => {
-                    spec.stateful = rng.random_range(50..200);
-                    spec.clients = rng.random_range(5..30);
-                    spec.history = History::Sparse {
-                        reports: rng.random_range(1..5),
-                    };
-                }
-            }
-            let state = generate::generate(&spec, seed).expect("valid spec");
+        for seed in 0..seeds {
+            let state = generate::generate(&class_spec(class, seed, full), seed).expect("valid");
             all.push((format!("{class}/{seed}"), state));
+        }
+    }
+    if full {
+        for preset in generate::presets() {
+            if preset.spec.stateful <= 1_000 {
+                let state = generate::generate(&preset.spec, 0).expect("valid");
+                all.push((format!("preset/{}", preset.name), state));
+            }
         }
     }
     all
@@ -656,6 +711,7 @@ fn kip441_equals_the_reference_on_golden_like_states() {
         }
         stateless += usize::from(state.tasks().iter().any(|t| !t.stateful));
     }
+    eprintln!("golden-like states: {covered} plans compared, {skipped} states skipped (rack flow)");
     // The set reaches every branch worth comparing.
     assert!(covered >= 100, "covered {covered}, skipped {skipped}");
     assert!(probing > 0 && warmups > 0 && standbys > 0 && stateless > 0);
