@@ -757,3 +757,121 @@ fn kip441_equals_the_reference_on_small_fixed_states() {
             .expect("covered");
     }
 }
+
+// ---------------------------------------------------------------------------
+// The reference against Kafka's own test scenarios
+// ---------------------------------------------------------------------------
+
+/// Total replicas (active, standby, warm-up) of client `id` in `plan`.
+fn held(plan: &Plan, id: &str) -> usize {
+    let cp = cp_of(plan, id);
+    cp.active.len() + cp.standby.len() + cp.warmup.len()
+}
+
+/// The reference reproduces scenarios of Kafka's
+/// `HighAvailabilityTaskAssignorTest` (Kafka's test config: acceptable lag
+/// 100, two warm-ups, capacity 1), independently of the port; each state is
+/// compared with kip441 too.
+#[test]
+fn the_reference_reproduces_kafkas_scenarios() {
+    let kafka = |standbys: u32, warmups: u32, acceptable: u64| AssignmentConfig {
+        num_standby_replicas: standbys,
+        max_warmup_replicas: warmups,
+        acceptable_recovery_lag: acceptable,
+        ..AssignmentConfig::default()
+    };
+    let far = Lag::Records(i64::MAX as u64);
+    let check = |state: &ClusterState| -> Plan {
+        compare(state, "Kafka scenario")
+            .unwrap_or_else(|message| panic!("{message}"))
+            .expect("covered");
+        hata::assign(state).expect("covered")
+    };
+
+    // Sticky while warming up: c1 caught up on all nine tasks, c2 within the
+    // acceptable lag, c3 far behind: c1 and c2 keep everything, c3 gets the
+    // two warm-ups, and a probing rebalance follows.
+    let tasks = support::stateful_grid(3, 3, 1_000);
+    let state = support::state(
+        kafka(1, 2, 11),
+        tasks.clone(),
+        vec![
+            support::with_lags(Client::new("c1", 1), &tasks, Lag::Records(0)),
+            support::with_lags(Client::new("c2", 1), &tasks, Lag::Records(10)),
+            support::with_lags(Client::new("c3", 1), &tasks, far),
+        ],
+    );
+    let plan = check(&state);
+    assert_eq!(
+        (held(&plan, "c1"), held(&plan, "c2"), held(&plan, "c3")),
+        (9, 9, 2)
+    );
+    assert_eq!(plan.warmup_count(), 2);
+    assert!(plan.followup_rebalance_ms.is_some());
+
+    // Nobody caught up (KAFKA-13600): the most caught-up client gets the
+    // active, the next the standby, the round-robin choice a warm-up.
+    let task = support::t(0, 0);
+    let tasks = vec![Task::stateful(task, 1_000_000)];
+    let state = support::state(
+        kafka(1, 2, 100),
+        tasks,
+        vec![
+            Client::new("c1", 1).with_lag(task, far),
+            Client::new("c2", 1).with_lag(task, Lag::Records(1_000)),
+            Client::new("c3", 1).with_lag(task, Lag::Records(500)),
+        ],
+    );
+    let plan = check(&state);
+    assert!(cp_of(&plan, "c3").active.contains(&task));
+    assert!(cp_of(&plan, "c2").standby.contains(&task));
+    assert!(cp_of(&plan, "c1").warmup.contains(&task));
+    assert!(plan.followup_rebalance_ms.is_some());
+
+    // One warm-up, no standbys: c1 keeps its four actives, c2 gets exactly
+    // one warm-up (the highest-priority movement).
+    let tasks = support::stateful_grid(1, 4, 1_000);
+    let c1 = support::with_lags(Client::new("c1", 1), &tasks, Lag::Running);
+    let state = support::state(
+        kafka(0, 1, 100),
+        tasks.clone(),
+        vec![c1.clone(), Client::new("c2", 1)],
+    );
+    let plan = check(&state);
+    assert_eq!(cp_of(&plan, "c1").active.len(), 4);
+    assert_eq!((held(&plan, "c2"), plan.warmup_count()), (1, 1));
+
+    // One warm-up, one standby: both movements resolve by swapping with a
+    // standby (no budget spent), so c2 ends up holding all four tasks as
+    // standbys or warm-ups, never an active.
+    let state = support::state(kafka(1, 1, 100), tasks, vec![c1, Client::new("c2", 1)]);
+    let plan = check(&state);
+    assert_eq!(cp_of(&plan, "c1").active.len(), 4);
+    assert_eq!(held(&plan, "c2"), 4);
+    assert!(plan.clients[&smoothscale::ClientId::new("c2")]
+        .active
+        .is_empty());
+    assert!(plan.followup_rebalance_ms.is_some());
+
+    // Each client caught up on the task round robin gives it: nothing
+    // moves, each holds the other's standby, no probing.
+    let (a, b) = (support::t(0, 0), support::t(0, 1));
+    let state = support::state(
+        kafka(1, 2, 100),
+        vec![Task::stateful(a, 1_000), Task::stateful(b, 1_000)],
+        vec![
+            Client::new("c1", 1).with_lag(a, Lag::Running),
+            Client::new("c2", 1).with_lag(b, Lag::Running),
+        ],
+    );
+    let plan = check(&state);
+    let (p1, p2) = (cp_of(&plan, "c1"), cp_of(&plan, "c2"));
+    assert_eq!((p1.active, p1.standby), ([a].into(), [b].into()));
+    assert_eq!((p2.active, p2.standby), ([b].into(), [a].into()));
+    assert_eq!(plan.followup_rebalance_ms, None);
+}
+
+/// Client `id`'s part of `plan`.
+fn cp_of(plan: &Plan, id: &str) -> smoothscale::ClientPlan {
+    plan.clients[&smoothscale::ClientId::new(id)].clone()
+}
