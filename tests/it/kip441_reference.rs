@@ -42,7 +42,10 @@
 //!   back (scaled down by default; the golden inputs themselves, 100 seeds
 //!   per class plus the presets of at most 1,000 tasks, in a long run),
 //!   which also checks that the set reaches probing, warm-ups, standbys and
-//!   stateless tasks.
+//!   stateless tasks;
+//! - the reference on its own against scenarios of Kafka's
+//!   `HighAvailabilityTaskAssignorTest` (sticky warm-ups, KAFKA-13600, the
+//!   warm-up budget's priority, free swaps, no movement when caught up).
 //!
 //! Cases: `SMOOTHSCALE_PROPTEST_CASES` (default 256; above 256 also selects
 //! the long deterministic run, about half a minute). A failure prints both
