@@ -298,7 +298,7 @@ impl ConfigDoc {
 }
 
 impl TaskDoc {
-    fn to_task(&self, i: usize) -> Result<Task, InputError> {
+    fn into_task(self, i: usize) -> Result<Task, InputError> {
         let at = |f: &str| format!("tasks[{i}].{f}");
         let id = task_id(&at("id"), &self.id)?;
         let end_offset = match &self.end_offset {
@@ -319,24 +319,25 @@ impl TaskDoc {
                 .as_ref()
                 .map(|n| integer(&at("ram_mb"), n, 0, u64::MAX))
                 .transpose()?,
-            racks: self.racks.iter().cloned().collect(),
-            changelog_racks: self.changelog_racks.iter().cloned().collect(),
+            racks: self.racks.into_iter().collect(),
+            changelog_racks: self.changelog_racks.into_iter().collect(),
         })
     }
 }
 
 impl ClientDoc {
-    fn to_client(&self, i: usize) -> Result<Client, InputError> {
+    fn into_client(self, i: usize) -> Result<Client, InputError> {
         let at = |f: &str| format!("clients[{i}].{f}");
         let capacity = match &self.capacity {
             Some(n) => integer(&at("capacity"), n, 1, U32_MAX)? as u32,
             None => 1,
         };
         let mut tags = BTreeMap::new();
-        for (k, v) in &self.tags.0 {
-            if tags.insert(k.clone(), v.clone()).is_some() {
-                return Err(InputError::new(key_path(&at("tags"), k), "is given twice"));
+        for (k, v) in self.tags.0 {
+            if tags.contains_key(&k) {
+                return Err(InputError::new(key_path(&at("tags"), &k), "is given twice"));
             }
+            tags.insert(k, v);
         }
         let mut lags = BTreeMap::new();
         for (k, v) in &self.lags.0 {
@@ -355,11 +356,11 @@ impl ClientDoc {
             }
         }
         Ok(Client {
-            id: ClientId::new(self.id.clone()),
+            id: ClientId::new(self.id),
             capacity,
-            rack: self.rack.clone(),
+            rack: self.rack,
             tags,
-            host: self.host.clone(),
+            host: self.host,
             cpu: self
                 .cpu
                 .as_ref()
@@ -419,17 +420,19 @@ impl StateDoc {
     /// Checks every field and builds the state.
     pub(crate) fn into_state(self) -> Result<ClusterState, InputError> {
         let config = self.config.into_config("config")?;
+        // Documents are consumed as they are converted: their strings are
+        // freed while the model's values are built.
         let tasks = self
             .tasks
-            .iter()
+            .into_iter()
             .enumerate()
-            .map(|(i, t)| t.to_task(i))
+            .map(|(i, t)| t.into_task(i))
             .collect::<Result<_, _>>()?;
         let clients = self
             .clients
-            .iter()
+            .into_iter()
             .enumerate()
-            .map(|(i, c)| c.to_client(i))
+            .map(|(i, c)| c.into_client(i))
             .collect::<Result<_, _>>()?;
         ClusterState::new(config, tasks, clients)
     }
