@@ -83,13 +83,13 @@ fn state_from_reader_limited<R: Read>(reader: R, limit: u64) -> Result<ClusterSt
         .map_err(ReadError::Input)
 }
 
-/// `1 GiB (1073741824)` for whole GiB, the plain count otherwise.
+/// `1 GiB (1073741824 bytes)` for whole GiB, `N bytes` otherwise.
 fn limit_text(limit: u64) -> String {
     const GIB: u64 = 1 << 30;
     if limit >= GIB && limit % GIB == 0 {
-        format!("{} GiB ({limit})", limit / GIB)
+        format!("{} GiB ({limit} bytes)", limit / GIB)
     } else {
-        limit.to_string()
+        format!("{limit} bytes")
     }
 }
 
@@ -142,7 +142,7 @@ fn read_doc<T: DeserializeOwned, R: Read>(reader: R, limit: u64) -> Result<T, Re
     doc.map_err(|(path, e)| match (guard.stop, e.classify()) {
         (Some(Stop::TooLarge), _) => ReadError::Input(InputError::new(
             "input",
-            format!("is larger than the limit of {} bytes", limit_text(limit)),
+            format!("is larger than the limit of {}", limit_text(limit)),
         )),
         (_, Category::Io) => ReadError::Io(e.into()),
         (_, Category::Eof) if guard.blank => ReadError::Input(empty_input()),
@@ -285,7 +285,7 @@ mod tests {
         assert!(e.message.contains("4096"), "{e}");
         assert_eq!(
             limit_text(MAX_INPUT_BYTES),
-            "1 GiB (1073741824)",
+            "1 GiB (1073741824 bytes)",
             "the limit as the message states it"
         );
     }
