@@ -23,8 +23,10 @@ pub mod flow;
 pub mod generate;
 pub mod metrics;
 pub mod model;
+#[cfg(feature = "sim")]
 pub mod sim;
 pub mod validate;
+#[cfg(feature = "serde")]
 pub mod wire;
 
 pub use assignor::{AssignError, Assignor, Claims};

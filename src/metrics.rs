@@ -4,13 +4,12 @@
 
 use std::collections::BTreeMap;
 
-use serde::Serialize;
-
 use crate::assignor::optimal;
 use crate::model::{ClusterState, Plan, TaskId};
 
 /// Figures describing one plan against its state.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct PlanMetrics {
     /// max − min over clients of actives per thread (Kafka's active balance).
     pub active_spread_per_thread: f64,

@@ -1,10 +1,9 @@
 //! [`AssignmentConfig`]: Kafka Streams' assignment settings, with Kafka's defaults.
 
-use serde::{Deserialize, Serialize};
-
 /// KIP-925's rack-aware optimisation mode (`rack.aware.assignment.strategy`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum RackAwareStrategy {
     /// No rack-aware optimisation (Kafka's default).
     #[default]

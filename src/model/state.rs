@@ -133,8 +133,30 @@ pub(crate) fn key_path(parent: &str, key: &str) -> String {
     match (plain, parent.is_empty()) {
         (true, true) => key.to_string(),
         (true, false) => format!("{parent}.{key}"),
-        (false, _) => format!("{parent}[{}]", serde_json::Value::from(key)),
+        (false, _) => format!("{parent}[{}]", json_string(key)),
     }
+}
+
+/// `key` as a JSON string literal, escaped as `serde_json` writes it: `"`,
+/// `\\` and control characters below U+0020 escaped, everything else as is.
+fn json_string(key: &str) -> String {
+    let mut out = String::with_capacity(key.len() + 2);
+    out.push('"');
+    for c in key.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            '\u{8}' => out.push_str("\\b"),
+            '\u{c}' => out.push_str("\\f"),
+            c if u32::from(c) < 0x20 => out.push_str(&format!("\\u{:04x}", u32::from(c))),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
 }
 
 fn check_config(config: &AssignmentConfig) -> Result<(), InputError> {
