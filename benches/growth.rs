@@ -40,7 +40,12 @@ fn main() {
         .map(|&tasks| {
             let spec = Spec::stateful(tasks, 1_000, 1, 1, History::Sparse { reports: 3 });
             let state = generate(&spec, 0).expect("valid");
-            validate(&state, &kip441.assign(&state).expect("plan")).expect("valid plan");
+            validate(
+                &state,
+                &kip441.assign(&state).expect("plan"),
+                kip441.info().claims,
+            )
+            .expect("valid plan");
             state
         })
         .collect();

@@ -67,7 +67,7 @@ fn bench(c: &mut Criterion) {
                 }
             };
             let took = start.elapsed();
-            validate(&state, &plan).expect("valid plan");
+            validate(&state, &plan, a.info().claims).expect("valid plan");
             if took > TOO_SLOW {
                 eprintln!(
                     "{name}/{}: not timed: one run took {:.1} s",

@@ -11,8 +11,9 @@
 //! let tasks = (0..4).map(|p| Task::stateful(TaskId::new(0, p), 1_000_000)).collect();
 //! let clients = vec![Client::new("a", 1), Client::new("b", 1)];
 //! let state = ClusterState::new(AssignmentConfig::default(), tasks, clients).unwrap();
-//! let plan = assignor::by_name("kip441").unwrap().assign(&state).unwrap();
-//! assert!(validate(&state, &plan).is_ok());
+//! let kip441 = assignor::by_name("kip441").unwrap();
+//! let plan = kip441.assign(&state).unwrap();
+//! assert!(validate(&state, &plan, kip441.info().claims).is_ok());
 //! assert_eq!(plan.clients.values().map(|c| c.active.len()).collect::<Vec<_>>(), vec![2, 2]);
 //! ```
 
@@ -29,9 +30,9 @@ pub mod validate;
 #[cfg(feature = "serde")]
 pub mod wire;
 
-pub use assignor::{AssignError, Assignor, Claims};
+pub use assignor::{AssignError, Assignor, Claims, LeaveBehaviour, StrategyInfo};
 pub use model::{
     AssignmentConfig, Client, ClientId, ClientPlan, ClusterState, InputError, Lag, Plan,
     RackAwareStrategy, Task, TaskId,
 };
-pub use validate::{validate, validate_claims, Violation};
+pub use validate::{validate, Violation};

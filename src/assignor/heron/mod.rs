@@ -98,7 +98,7 @@ use std::fmt::Write as _;
 
 use crate::model::{ClientPlan, ClusterState, Plan, RackAwareStrategy};
 
-use super::{plan_of, task_ids, AssignError, Assignor, Claims};
+use super::{plan_of, task_ids, AssignError, Assignor, Claims, LeaveBehaviour, StrategyInfo};
 
 // ---------------------------------------------------------------------------
 // Settings
@@ -117,10 +117,10 @@ pub enum FfdSort {
 /// Heron's packing settings (samza-heron-spec §3.2), with Heron's defaults.
 ///
 /// The registered strategies use [`HeronConfig::default`]; `assign_with`
-/// takes others. A plan still names its strategy, so `validate` holds it to
-/// that strategy's claims: with no CPU padding at all, a stated total within
-/// a rounding error of a stated capacity may be judged differently there
-/// (`validate` sums in task order; the packer in placement order).
+/// takes others. Validated with the strategy's claims, a plan packed with no
+/// CPU padding at all may be judged differently where a stated total is
+/// within a rounding error of a stated capacity (`validate` sums in task
+/// order; the packer in placement order).
 #[derive(Debug, Clone, PartialEq)]
 pub struct HeronConfig {
     /// `heron.resources.instance.cpu`: the CPU of a task that states none.
@@ -178,21 +178,20 @@ pub struct HeronRoundRobin;
 impl HeronRoundRobin {
     /// Assigns with other settings than Heron's defaults. Never infeasible.
     pub fn assign_with(&self, state: &ClusterState, config: &HeronConfig) -> Plan {
-        round_robin::assign(state, config, self.name())
+        round_robin::assign(state, config, self.info().name)
     }
 }
 
+static RR: StrategyInfo = StrategyInfo {
+    name: "heron-rr",
+    description: "Heron's RoundRobinPacking: tasks dealt round-robin over all clients (subtopologies by stated RAM), re-packed from scratch on every change; resources reported, not enforced; no standbys",
+    claims: Claims::NONE,
+    leave: LeaveBehaviour::Immediate,
+};
+
 impl Assignor for HeronRoundRobin {
-    fn name(&self) -> &'static str {
-        "heron-rr"
-    }
-
-    fn description(&self) -> &'static str {
-        "Heron's RoundRobinPacking: tasks dealt round-robin over all clients (subtopologies by stated RAM), re-packed from scratch on every change; resources reported, not enforced; no standbys"
-    }
-
-    fn claims(&self) -> Claims {
-        Claims::default()
+    fn info(&self) -> &'static StrategyInfo {
+        &RR
     }
 
     fn assign(&self, state: &ClusterState) -> Result<Plan, AssignError> {
@@ -211,25 +210,23 @@ impl HeronFirstFitDecreasing {
         state: &ClusterState,
         config: &HeronConfig,
     ) -> Result<Plan, AssignError> {
-        ffd::assign(state, config, self.name())
+        ffd::assign(state, config, self.info().name)
     }
 }
 
+static FFD: StrategyInfo = StrategyInfo {
+    name: "heron-ffd",
+    description: "Heron's FirstFitDecreasingPacking: tasks by RAM then CPU, each on the lowest-id client with room (capacity, padding, 10 tasks); tasks stay put on change; no standbys",
+    claims: Claims {
+        resource_capacity: true,
+        ..Claims::NONE
+    },
+    leave: LeaveBehaviour::Immediate,
+};
+
 impl Assignor for HeronFirstFitDecreasing {
-    fn name(&self) -> &'static str {
-        "heron-ffd"
-    }
-
-    fn description(&self) -> &'static str {
-        "Heron's FirstFitDecreasingPacking: tasks by RAM then CPU, each on the lowest-id client with room (capacity, padding, 10 tasks); tasks stay put on change; no standbys"
-    }
-
-    fn claims(&self) -> Claims {
-        Claims {
-            resource_capacity: true,
-            warmups_stand_in: false,
-            ..Claims::default()
-        }
+    fn info(&self) -> &'static StrategyInfo {
+        &FFD
     }
 
     fn assign(&self, state: &ClusterState) -> Result<Plan, AssignError> {
@@ -248,25 +245,23 @@ impl HeronResourceCompliantRoundRobin {
         state: &ClusterState,
         config: &HeronConfig,
     ) -> Result<Plan, AssignError> {
-        rcrr::assign(state, config, self.name())
+        rcrr::assign(state, config, self.info().name)
     }
 }
 
+static RCRR: StrategyInfo = StrategyInfo {
+    name: "heron-rcrr",
+    description: "Heron's ResourceCompliantRRPacking: strict round robin within capacity and padding, then new or orphaned tasks by flexible round robin; tasks stay put on change; no standbys",
+    claims: Claims {
+        resource_capacity: true,
+        ..Claims::NONE
+    },
+    leave: LeaveBehaviour::Immediate,
+};
+
 impl Assignor for HeronResourceCompliantRoundRobin {
-    fn name(&self) -> &'static str {
-        "heron-rcrr"
-    }
-
-    fn description(&self) -> &'static str {
-        "Heron's ResourceCompliantRRPacking: strict round robin within capacity and padding, then new or orphaned tasks by flexible round robin; tasks stay put on change; no standbys"
-    }
-
-    fn claims(&self) -> Claims {
-        Claims {
-            resource_capacity: true,
-            warmups_stand_in: false,
-            ..Claims::default()
-        }
+    fn info(&self) -> &'static StrategyInfo {
+        &RCRR
     }
 
     fn assign(&self, state: &ClusterState) -> Result<Plan, AssignError> {

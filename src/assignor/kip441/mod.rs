@@ -76,7 +76,7 @@ use std::collections::BTreeSet;
 
 use crate::model::{ClusterState, Plan};
 
-use super::{rack, AssignError, Assignor, Claims};
+use super::{rack, AssignError, Assignor, Claims, LeaveBehaviour, StrategyInfo};
 use lags::LagIndex;
 use movement::Budget;
 use standby::StandbyPlacer;
@@ -86,22 +86,21 @@ use work::{Load, Role, Work};
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Kip441;
 
+static INFO: StrategyInfo = StrategyInfo {
+    name: "kip441",
+    description: "Kafka Streams' HighAvailabilityTaskAssignor (KIP-441): balanced placement, tasks kept on caught-up clients, warm-ups and probing rebalances",
+    claims: Claims {
+        standby_count: true,
+        warmup_budget: true,
+        resource_capacity: false,
+        warmups_stand_in: false,
+    },
+    leave: LeaveBehaviour::Immediate,
+};
+
 impl Assignor for Kip441 {
-    fn name(&self) -> &'static str {
-        "kip441"
-    }
-
-    fn description(&self) -> &'static str {
-        "Kafka Streams' HighAvailabilityTaskAssignor (KIP-441): balanced placement, tasks kept on caught-up clients, warm-ups and probing rebalances"
-    }
-
-    fn claims(&self) -> Claims {
-        Claims {
-            standby_count: true,
-            warmup_budget: true,
-            resource_capacity: false,
-            warmups_stand_in: false,
-        }
+    fn info(&self) -> &'static StrategyInfo {
+        &INFO
     }
 
     fn assign(&self, state: &ClusterState) -> Result<Plan, AssignError> {
@@ -111,7 +110,7 @@ impl Assignor for Kip441 {
         } else {
             assign_tasks(state, &mut work)
         };
-        let mut plan = work.into_plan(state, self.name());
+        let mut plan = work.into_plan(state, self.info().name);
         if probing {
             plan.followup_rebalance_ms = Some(state.config().probing_rebalance_interval_ms);
         }

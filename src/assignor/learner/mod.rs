@@ -104,7 +104,7 @@ use crate::assignor::load::Load;
 use crate::assignor::optimal::weighted_share_bounds;
 use crate::model::{ClusterState, Plan};
 
-use super::{AssignError, Assignor, Claims};
+use super::{AssignError, Assignor, Claims, LeaveBehaviour, StrategyInfo};
 use work::{Kind, Work};
 
 /// KIP-441's first design: learner tasks, rejoin when caught up.
@@ -114,26 +114,21 @@ pub struct Kip441Learner;
 /// The registered name.
 const NAME: &str = "kip441-learner";
 
+static INFO: StrategyInfo = StrategyInfo {
+    name: NAME,
+    description: "KIP-441's first design: learner tasks take actives over as soon as they have caught up (no probing), scale-in waits for learners",
+    claims: Claims {
+        standby_count: true,
+        warmup_budget: false,
+        resource_capacity: false,
+        warmups_stand_in: true,
+    },
+    leave: LeaveBehaviour::HandsOver,
+};
+
 impl Assignor for Kip441Learner {
-    fn name(&self) -> &'static str {
-        NAME
-    }
-
-    fn description(&self) -> &'static str {
-        "KIP-441's first design: learner tasks take actives over as soon as they have caught up (no probing), scale-in waits for learners"
-    }
-
-    fn claims(&self) -> Claims {
-        Claims {
-            standby_count: true,
-            warmup_budget: false,
-            resource_capacity: false,
-            warmups_stand_in: true,
-        }
-    }
-
-    fn hands_over_on_leave(&self) -> bool {
-        true
+    fn info(&self) -> &'static StrategyInfo {
+        &INFO
     }
 
     fn assign(&self, state: &ClusterState) -> Result<Plan, AssignError> {

@@ -57,7 +57,7 @@ mod transport;
 
 use crate::model::{Client, ClientPlan, ClusterState, Lag, Plan, Task};
 
-use super::{AssignError, Assignor, Claims};
+use super::{AssignError, Assignor, Claims, LeaveBehaviour, StrategyInfo};
 use transport::{Row, TransportError};
 
 /// The strategy's name.
@@ -67,22 +67,21 @@ const NAME: &str = "optimal";
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Optimal;
 
+static INFO: StrategyInfo = StrategyInfo {
+    name: NAME,
+    description: "reference bound: capacity-proportional actives and standbys placed by min-cost flow to restore the fewest records (exact)",
+    claims: Claims {
+        standby_count: true,
+        warmup_budget: true,
+        resource_capacity: false,
+        warmups_stand_in: false,
+    },
+    leave: LeaveBehaviour::Immediate,
+};
+
 impl Assignor for Optimal {
-    fn name(&self) -> &'static str {
-        NAME
-    }
-
-    fn description(&self) -> &'static str {
-        "reference bound: capacity-proportional actives and standbys placed by min-cost flow to restore the fewest records (exact)"
-    }
-
-    fn claims(&self) -> Claims {
-        Claims {
-            standby_count: true,
-            warmup_budget: true,
-            resource_capacity: false,
-            warmups_stand_in: false,
-        }
+    fn info(&self) -> &'static StrategyInfo {
+        &INFO
     }
 
     fn assign(&self, state: &ClusterState) -> Result<Plan, AssignError> {

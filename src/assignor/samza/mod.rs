@@ -96,7 +96,7 @@ mod tests;
 
 use crate::model::{ClientPlan, ClusterState, Plan};
 
-use super::{AssignError, Assignor, Claims};
+use super::{AssignError, Assignor, Claims, LeaveBehaviour, StrategyInfo};
 use placement::{Request, Site};
 use previous::Previous;
 
@@ -104,22 +104,21 @@ use previous::Previous;
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Samza;
 
+static INFO: StrategyInfo = StrategyInfo {
+    name: "samza",
+    description: "Samza-style: container-count grouping that keeps the previous mapping and moves the fewest tasks, host affinity, standby containers on other hosts; lag-unaware",
+    claims: Claims {
+        standby_count: false,
+        warmup_budget: true,
+        resource_capacity: false,
+        warmups_stand_in: false,
+    },
+    leave: LeaveBehaviour::Immediate,
+};
+
 impl Assignor for Samza {
-    fn name(&self) -> &'static str {
-        "samza"
-    }
-
-    fn description(&self) -> &'static str {
-        "Samza-style: container-count grouping that keeps the previous mapping and moves the fewest tasks, host affinity, standby containers on other hosts; lag-unaware"
-    }
-
-    fn claims(&self) -> Claims {
-        Claims {
-            standby_count: false,
-            warmup_budget: true,
-            resource_capacity: false,
-            warmups_stand_in: false,
-        }
+    fn info(&self) -> &'static StrategyInfo {
+        &INFO
     }
 
     fn assign(&self, state: &ClusterState) -> Result<Plan, AssignError> {
@@ -132,7 +131,7 @@ impl Assignor for Samza {
         }
         Ok(Plan {
             diagnostics,
-            ..super::plan_of(state, self.name(), per_client)
+            ..super::plan_of(state, self.info().name, per_client)
         })
     }
 }

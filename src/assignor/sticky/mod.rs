@@ -102,28 +102,27 @@ mod tests;
 
 use crate::model::{ClusterState, Plan};
 
-use super::{rack, AssignError, Assignor, Claims};
+use super::{rack, AssignError, Assignor, Claims, LeaveBehaviour, StrategyInfo};
 use work::{Client, Role, Task, Work};
 
 /// Kafka's legacy sticky task assignor (pre-KIP-441 default).
 #[derive(Debug, Clone, Copy, Default)]
 pub struct LegacySticky;
 
+static STICKY: StrategyInfo = StrategyInfo {
+    name: "sticky",
+    description: "Kafka's legacy sticky assignor (pre-KIP-441): previous owners first within a per-thread quota, then least loaded by capacity; state-unaware",
+    claims: CLAIMS,
+    leave: LeaveBehaviour::Immediate,
+};
+
 impl Assignor for LegacySticky {
-    fn name(&self) -> &'static str {
-        "sticky"
-    }
-
-    fn description(&self) -> &'static str {
-        "Kafka's legacy sticky assignor (pre-KIP-441): previous owners first within a per-thread quota, then least loaded by capacity; state-unaware"
-    }
-
-    fn claims(&self) -> Claims {
-        CLAIMS
+    fn info(&self) -> &'static StrategyInfo {
+        &STICKY
     }
 
     fn assign(&self, state: &ClusterState) -> Result<Plan, AssignError> {
-        let mut plan = run(state, self.name(), false);
+        let mut plan = run(state, self.info().name, false);
         plan.diagnostics
             .extend(super::rack_awareness_diagnostic(state));
         Ok(plan)
@@ -134,21 +133,20 @@ impl Assignor for LegacySticky {
 #[derive(Debug, Clone, Copy, Default)]
 pub struct FallbackPrior;
 
+static FALLBACK_PRIOR: StrategyInfo = StrategyInfo {
+    name: "fallback-prior",
+    description: "Kafka's FallbackPriorTaskAssignor: legacy sticky keeping every previous active regardless of balance, always asking for a probing rebalance",
+    claims: CLAIMS,
+    leave: LeaveBehaviour::Immediate,
+};
+
 impl Assignor for FallbackPrior {
-    fn name(&self) -> &'static str {
-        "fallback-prior"
-    }
-
-    fn description(&self) -> &'static str {
-        "Kafka's FallbackPriorTaskAssignor: legacy sticky keeping every previous active regardless of balance, always asking for a probing rebalance"
-    }
-
-    fn claims(&self) -> Claims {
-        CLAIMS
+    fn info(&self) -> &'static StrategyInfo {
+        &FALLBACK_PRIOR
     }
 
     fn assign(&self, state: &ClusterState) -> Result<Plan, AssignError> {
-        let mut plan = run(state, self.name(), true);
+        let mut plan = run(state, self.info().name, true);
         plan.followup_rebalance_ms = Some(state.config().probing_rebalance_interval_ms);
         Ok(plan)
     }
