@@ -8,6 +8,7 @@ mod load;
 pub mod optimal;
 pub mod rack;
 pub mod samza;
+pub mod share;
 pub mod sticky;
 
 use crate::model::{ClusterState, Plan};

@@ -101,7 +101,7 @@ mod tests;
 use std::collections::BTreeSet;
 
 use crate::assignor::load::Load;
-use crate::assignor::optimal::weighted_share_bounds;
+use crate::assignor::share::weighted_share_bounds;
 use crate::model::{ClusterState, Plan};
 
 use super::{AssignError, Assignor, Claims, LeaveBehaviour, StrategyInfo};

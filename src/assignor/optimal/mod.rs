@@ -57,6 +57,7 @@ mod transport;
 
 use crate::model::{Client, ClientPlan, ClusterState, Lag, Plan, Task};
 
+use super::share::share_bounds;
 use super::{AssignError, Assignor, Claims, LeaveBehaviour, StrategyInfo};
 use transport::{Row, TransportError};
 
@@ -108,46 +109,6 @@ impl Assignor for Optimal {
         }
         Ok(plan)
     }
-}
-
-/// The share rule: for `total` replicas, client `c` (in
-/// [`ClusterState::clients`] order) gets between `⌊total·k_c/K⌋` and
-/// `⌈total·k_c/K⌉`, `k_c` its capacity and `K` the clients' total capacity.
-/// Empty when there are no clients.
-pub fn share_bounds(state: &ClusterState, total: usize) -> Vec<(usize, usize)> {
-    let weights: Vec<u32> = state.clients().iter().map(|c| c.capacity).collect();
-    weighted_share_bounds(&weights, total)
-}
-
-/// [`share_bounds`] for clients of the given weights (capacities; a weight
-/// of 0 gets `(0, 0)`); empty when `weights` is.
-pub(crate) fn weighted_share_bounds(weights: &[u32], total: usize) -> Vec<(usize, usize)> {
-    let capacity: u128 = weights.iter().map(|&w| u128::from(w)).sum();
-    weights
-        .iter()
-        .map(|&w| {
-            let share = total as u128 * u128::from(w);
-            // share / capacity ≤ total; a zero total capacity gives (0, 0).
-            let lo = share / capacity.max(1);
-            let hi = share.div_ceil(capacity.max(1));
-            (lo as usize, hi as usize)
-        })
-        .collect()
-}
-
-/// Whether every client of `state` has between `⌊T·k_c/K⌋` and `⌈T·k_c/K⌉`
-/// actives in `plan` (`T` the state's tasks), the bounds `optimal` keeps.
-/// A client missing from the plan counts as having none.
-pub fn meets_active_shares(state: &ClusterState, plan: &Plan) -> bool {
-    let bounds = share_bounds(state, state.tasks().len());
-    state
-        .clients()
-        .iter()
-        .zip(bounds)
-        .all(|(client, (lo, hi))| {
-            let n = plan.clients.get(&client.id).map_or(0, |cp| cp.active.len());
-            (lo..=hi).contains(&n)
-        })
 }
 
 /// The minimum active restore cost over assignments meeting the share
