@@ -6,7 +6,7 @@ pub mod kip441;
 pub mod learner;
 mod load;
 pub mod optimal;
-pub mod rack;
+pub(crate) mod rack;
 pub mod samza;
 pub mod share;
 pub mod sticky;
