@@ -53,6 +53,7 @@ fn main() {
     for _ in 0..rounds {
         for (i, state) in states.iter().enumerate() {
             let batch = (100_000 / SIZES[i]) as usize;
+            #[allow(clippy::disallowed_methods, reason = "a benchmark times itself")]
             let start = Instant::now();
             for _ in 0..batch {
                 black_box(kip441.assign(black_box(state)).expect("plan"));

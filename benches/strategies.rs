@@ -58,6 +58,7 @@ fn bench(c: &mut Criterion) {
                 continue;
             }
             let a = assignor::by_name(name).expect("registered");
+            #[allow(clippy::disallowed_methods, reason = "a benchmark times itself")]
             let start = Instant::now();
             let plan = match a.assign(&state) {
                 Ok(plan) => plan,
