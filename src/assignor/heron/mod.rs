@@ -172,6 +172,21 @@ impl Default for HeronConfig {
 // ---------------------------------------------------------------------------
 
 /// `heron-rr`: Heron's `RoundRobinPacking` over all clients.
+///
+/// # Examples
+/// Tasks dealt round robin over every client, and no standbys even when the
+/// configuration asks for them.
+/// ```
+/// use smoothscale::assignor::heron::HeronRoundRobin;
+/// use smoothscale::{Assignor, AssignmentConfig, Client, ClusterState, Task, TaskId};
+///
+/// let tasks = (0..6).map(|p| Task::stateful(TaskId::new(0, p), 1_000)).collect();
+/// let clients = ["a", "b", "c"].map(|id| Client::new(id, 1)).to_vec();
+/// let config = AssignmentConfig { num_standby_replicas: 1, ..AssignmentConfig::default() };
+/// let state = ClusterState::new(config, tasks, clients).unwrap();
+/// let plan = HeronRoundRobin.assign(&state).unwrap();
+/// assert!(plan.clients.values().all(|c| c.active.len() == 2 && c.standby.is_empty()));
+/// ```
 #[derive(Debug, Clone, Copy, Default)]
 pub struct HeronRoundRobin;
 
@@ -200,6 +215,27 @@ impl Assignor for HeronRoundRobin {
 }
 
 /// `heron-ffd`: Heron's `FirstFitDecreasingPacking`.
+///
+/// # Examples
+/// Clients of 4 CPUs and tasks of 1.5 CPU each: each client takes as many
+/// as fit (padding counted) before the next one is used, so no client is
+/// over its stated CPU.
+/// ```
+/// use smoothscale::assignor::heron::HeronFirstFitDecreasing;
+/// use smoothscale::{Assignor, AssignmentConfig, Client, ClusterState, Task, TaskId};
+///
+/// let tasks = (0..4)
+///     .map(|p| Task { cpu: Some(1.5), ..Task::stateless(TaskId::new(0, p)) })
+///     .collect();
+/// let clients = ["a", "b", "c"].map(|id| Client { cpu: Some(4.0), ..Client::new(id, 1) }).to_vec();
+/// let state = ClusterState::new(AssignmentConfig::default(), tasks, clients).unwrap();
+/// let plan = HeronFirstFitDecreasing.assign(&state).unwrap();
+/// for client in state.clients() {
+///     let cpu: f64 = plan.clients[&client.id].active.iter().map(|&t| state.task(t).unwrap().cpu.unwrap()).sum();
+///     assert!(cpu <= 4.0);
+/// }
+/// assert_eq!(plan.clients.values().map(|c| c.active.len()).sum::<usize>(), 4);
+/// ```
 #[derive(Debug, Clone, Copy, Default)]
 pub struct HeronFirstFitDecreasing;
 
@@ -235,6 +271,25 @@ impl Assignor for HeronFirstFitDecreasing {
 }
 
 /// `heron-rcrr`: Heron's `ResourceCompliantRRPacking`.
+///
+/// # Examples
+/// Without stated resources, strict round robin: two tasks per client.
+/// When demands fit on no client, the answer is an error naming what does
+/// not fit, never a plan that breaks the capacities.
+/// ```
+/// use smoothscale::assignor::heron::HeronResourceCompliantRoundRobin;
+/// use smoothscale::{AssignError, Assignor, AssignmentConfig, Client, ClusterState, Task, TaskId};
+///
+/// let tasks: Vec<Task> = (0..4).map(|p| Task::stateless(TaskId::new(0, p))).collect();
+/// let clients = vec![Client::new("a", 1), Client::new("b", 1)];
+/// let state = ClusterState::new(AssignmentConfig::default(), tasks.clone(), clients).unwrap();
+/// let plan = HeronResourceCompliantRoundRobin.assign(&state).unwrap();
+/// assert!(plan.clients.values().all(|c| c.active.len() == 2));
+///
+/// let small = vec![Client { cpu: Some(0.5), ..Client::new("a", 1) }];
+/// let state = ClusterState::new(AssignmentConfig::default(), tasks, small).unwrap();
+/// assert!(matches!(HeronResourceCompliantRoundRobin.assign(&state), Err(AssignError::Infeasible(_))));
+/// ```
 #[derive(Debug, Clone, Copy, Default)]
 pub struct HeronResourceCompliantRoundRobin;
 

@@ -83,6 +83,24 @@ use standby::StandbyPlacer;
 use work::{Load, Role, Work};
 
 /// Kafka Streams' high-availability task assignor (KIP-441).
+///
+/// # Examples
+/// Four stateful tasks on two fresh clients with one standby each: two
+/// actives per client, and every task's standby on the other client.
+/// ```
+/// use smoothscale::assignor::kip441::Kip441;
+/// use smoothscale::{Assignor, AssignmentConfig, Client, ClientId, ClusterState, Task, TaskId};
+///
+/// let tasks = (0..4).map(|p| Task::stateful(TaskId::new(0, p), 1_000)).collect();
+/// let clients = vec![Client::new("a", 1), Client::new("b", 1)];
+/// let config = AssignmentConfig { num_standby_replicas: 1, ..AssignmentConfig::default() };
+/// let state = ClusterState::new(config, tasks, clients).unwrap();
+/// let plan = Kip441.assign(&state).unwrap();
+/// let (a, b) = (&plan.clients[&ClientId::new("a")], &plan.clients[&ClientId::new("b")]);
+/// assert_eq!((a.active.len(), b.active.len()), (2, 2));
+/// assert_eq!(a.standby, b.active);
+/// assert_eq!(b.standby, a.active);
+/// ```
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Kip441;
 

@@ -65,6 +65,26 @@ use transport::{Row, TransportError};
 const NAME: &str = "optimal";
 
 /// The minimum-restore-cost balanced assignment (a reference bound).
+///
+/// # Examples
+/// Each client is caught up on one task, the wrong one for a naive round
+/// robin: the plan gives each task to the client that restores nothing.
+/// ```
+/// use smoothscale::assignor::optimal::Optimal;
+/// use smoothscale::{Assignor, AssignmentConfig, Client, ClientId, ClusterState, Lag, Task, TaskId};
+///
+/// let (t0, t1) = (TaskId::new(0, 0), TaskId::new(0, 1));
+/// let tasks = vec![Task::stateful(t0, 1_000), Task::stateful(t1, 1_000)];
+/// let clients = vec![
+///     Client::new("a", 1).with_lag(t1, Lag::Running),
+///     Client::new("b", 1).with_lag(t0, Lag::Records(10)),
+/// ];
+/// let state = ClusterState::new(AssignmentConfig::default(), tasks, clients).unwrap();
+/// let plan = Optimal.assign(&state).unwrap();
+/// assert!(plan.clients[&ClientId::new("a")].active.contains(&t1));
+/// assert!(plan.clients[&ClientId::new("b")].active.contains(&t0));
+/// assert_eq!(smoothscale::metrics::distance_to_optimal(&state, &plan), Some(0));
+/// ```
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Optimal;
 

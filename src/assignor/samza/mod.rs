@@ -101,6 +101,19 @@ use placement::{Request, Site};
 use previous::Previous;
 
 /// Samza's `GroupByContainerCount` with host affinity and hot standbys.
+///
+/// # Examples
+/// Six tasks on three fresh clients: one container of two tasks each.
+/// ```
+/// use smoothscale::assignor::samza::Samza;
+/// use smoothscale::{Assignor, AssignmentConfig, Client, ClusterState, Task, TaskId};
+///
+/// let tasks = (0..6).map(|p| Task::stateful(TaskId::new(0, p), 1_000)).collect();
+/// let clients = ["a", "b", "c"].map(|id| Client::new(id, 1)).to_vec();
+/// let state = ClusterState::new(AssignmentConfig::default(), tasks, clients).unwrap();
+/// let plan = Samza.assign(&state).unwrap();
+/// assert!(plan.clients.values().all(|c| c.active.len() == 2));
+/// ```
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Samza;
 
