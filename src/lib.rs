@@ -3,8 +3,10 @@
 //!
 //! The core is pure: a [`ClusterState`] (tasks, clients, lags, the previous
 //! assignment, the [`AssignmentConfig`]) goes into an [`Assignor`], a [`Plan`]
-//! comes out, and [`validate()`] checks it.
+//! comes out, and [`validate()`] checks it against the claims the strategy
+//! states in its [`StrategyInfo`].
 //!
+//! # Examples
 //! ```
 //! use smoothscale::{assignor, validate, AssignmentConfig, Client, ClusterState, Task, TaskId};
 //!
@@ -16,6 +18,17 @@
 //! assert!(validate(&state, &plan, kip441.info().claims).is_ok());
 //! assert_eq!(plan.clients.values().map(|c| c.active.len()).collect::<Vec<_>>(), vec![2, 2]);
 //! ```
+//!
+//! # Features
+//! The core (`model`, every strategy in [`assignor`], [`flow`], [`validate()`],
+//! [`metrics`], [`generate`]) depends on petgraph, rand, rand_chacha,
+//! smallvec and thiserror only. The edges are features, all on by default:
+//! - `serde`: the JSON wire format, `wire` (serde, serde_json).
+//! - `sim`: the churn simulator, `sim` (implies `serde`; toml, rayon).
+//! - `cli`: the `smoothscale` command line (implies `sim`; clap).
+//!
+//! A user who needs assignment alone depends on the crate with
+//! `default-features = false`.
 
 #![forbid(unsafe_code)]
 

@@ -134,7 +134,7 @@ impl Assignor for Optimal {
 /// The minimum active restore cost over assignments meeting the share
 /// bounds (what [`Optimal`]'s plan restores), or `None` when there are no
 /// clients or the lags are too large for the exact solver.
-pub fn min_active_restore_cost(state: &ClusterState) -> Option<u64> {
+pub(crate) fn min_active_restore_cost(state: &ClusterState) -> Option<u64> {
     if state.clients().is_empty() {
         return None;
     }
