@@ -40,7 +40,12 @@ fn main() {
         .map(|&tasks| {
             let spec = Spec::stateful(tasks, 1_000, 1, 1, History::Sparse { reports: 3 });
             let state = generate(&spec, 0).expect("valid");
-            validate(&state, &kip441.assign(&state).expect("plan")).expect("valid plan");
+            validate(
+                &state,
+                &kip441.assign(&state).expect("plan"),
+                kip441.info().claims,
+            )
+            .expect("valid plan");
             state
         })
         .collect();
@@ -48,6 +53,7 @@ fn main() {
     for _ in 0..rounds {
         for (i, state) in states.iter().enumerate() {
             let batch = (100_000 / SIZES[i]) as usize;
+            #[allow(clippy::disallowed_methods, reason = "a benchmark times itself")]
             let start = Instant::now();
             for _ in 0..batch {
                 black_box(kip441.assign(black_box(state)).expect("plan"));

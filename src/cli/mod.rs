@@ -148,8 +148,8 @@ fn argument_error_line(e: &clap::Error) -> String {
 
 fn strategies_table() -> String {
     let all = smoothscale::assignor::all();
-    let width = all.iter().map(|a| a.name().len()).max().unwrap_or(0);
+    let width = all.iter().map(|a| a.info().name.len()).max().unwrap_or(0);
     all.iter()
-        .map(|a| format!("{:width$}  {}\n", a.name(), a.description()))
+        .map(|a| format!("{:width$}  {}\n", a.info().name, a.info().description))
         .collect()
 }

@@ -97,7 +97,7 @@ pub(crate) fn choose_strategies(
             .collect::<Result<_, _>>()?
     };
     for (i, a) in chosen.iter().enumerate() {
-        if chosen[..i].iter().any(|b| b.name() == a.name()) {
+        if chosen[..i].iter().any(|b| b.info().name == a.info().name) {
             let place = if names.is_empty() {
                 format!("strategies[{i}]")
             } else {
@@ -105,7 +105,7 @@ pub(crate) fn choose_strategies(
             };
             return Err(Failure::BadInput(format!(
                 "{place} names {:?} twice",
-                a.name()
+                a.info().name
             )));
         }
     }

@@ -16,7 +16,7 @@
 //! instant, counted apart (`caught_up_rebalances`). A listed warm-up already
 //! caught up when its plan is applied triggers nothing (the plan was made
 //! knowing it). Under a strategy that [hands over on
-//! leave](crate::assignor::Assignor::hands_over_on_leave), a graceful leave
+//! leave](crate::assignor::LeaveBehaviour::HandsOver), a graceful leave
 //! of a scale-in marks the client `leaving` (a membership rebalance) instead
 //! of removing it; it leaves (another membership rebalance) as soon as each
 //! of its actives has a caught-up warm-up on another member (at once when it
@@ -26,7 +26,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::assignor::{AssignError, Assignor};
+use crate::assignor::{AssignError, Assignor, LeaveBehaviour};
 use crate::metrics;
 use crate::validate::validate;
 
@@ -432,7 +432,7 @@ impl Run<'_> {
     /// Member `c` is scaled in: it leaves at once, or, under a strategy that
     /// hands over on leave, it asks to leave and waits (module doc).
     fn scale_in(&mut self, c: usize) -> bool {
-        if !self.assignor.hands_over_on_leave() {
+        if self.assignor.info().leave == LeaveBehaviour::Immediate {
             return self.leave(c, Status::Gone);
         }
         self.world.clients[c].leaving_since = Some(self.now);
@@ -514,7 +514,7 @@ impl Run<'_> {
             }
             Err(e) => return Err(self.error(vec![e.to_string()])),
         };
-        if let Err(violations) = validate(&state, &plan) {
+        if let Err(violations) = validate(&state, &plan, self.assignor.info().claims) {
             return Err(self.error(violations.iter().map(ToString::to_string).collect()));
         }
         self.cross_rack_actives = metrics::cross_rack_actives(&state, &plan);
@@ -565,7 +565,7 @@ impl Run<'_> {
 
     fn error(&self, violations: Vec<String>) -> SimError {
         SimError {
-            strategy: self.assignor.name().to_string(),
+            strategy: self.assignor.info().name.to_string(),
             at_ms: self.now,
             seed: self.seed,
             violations,
@@ -758,7 +758,7 @@ impl Run<'_> {
             .settled_since
             .map(|s| s.saturating_sub(self.last_event_ms));
         RunResult {
-            strategy: self.assignor.name().to_string(),
+            strategy: self.assignor.info().name.to_string(),
             metrics: self.metrics,
             samples: self.samples,
             outcome,

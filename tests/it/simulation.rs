@@ -142,7 +142,7 @@ fn every_bundled_scenario_runs_every_strategy() {
             if r.outcome == Outcome::Completed {
                 let last = r.samples.last().map(|x| x.t_ms);
                 let expected = s.duration_ms - s.duration_ms % s.sample_every_ms;
-                assert_eq!(last, Some(expected), "{name} {}", a.name());
+                assert_eq!(last, Some(expected), "{name} {}", a.info().name);
             }
         }
     }
