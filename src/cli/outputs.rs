@@ -9,6 +9,68 @@
 //! bytes on every machine and thread count. JSON is pretty-printed with a
 //! two-space indent and ends in a newline.
 //!
+//! # `summary.json`
+//!
+//! ```text
+//! {
+//!   "scenario": "scale-out",
+//!   "scenario_hash": "…",
+//!   "seed": 7,
+//!   "version": "0.1.0",
+//!   "strategies": {
+//!     "kip441": {                       // one entry per strategy, in run order
+//!       "outcome": "completed",         // or {"infeasible_at_s": 12.500, "message": "…"}
+//!       "unavailable_task_s": {"stateful": 1.000, "stateless": 0.000, "total": 1.000},
+//!       "max_outage_s": 1.000,
+//!       "restored_records": {"active": 0, "replica": 0, "total": 0},
+//!       "active_moves": 0,
+//!       "standby_moves": 0,
+//!       "rebalances": {"membership": 0, "probing": 0, "caught_up": 0, "total": 0},
+//!       "time_to_converge_s": 60.000,   // or null: never converged
+//!       "imbalance": {"time_weighted": 0.125, "final": 0.000},
+//!       "standby_coverage": 0.9950,     // or null: no stateful task or no standbys asked
+//!       "cross_rack_records": 0,
+//!       "cross_rack_actives": 0.000,    // time-weighted; null when no time was covered
+//!       "restore_over_optimal": {"records": 0, "rebalances": 0}
+//!     }
+//!   }
+//! }
+//! ```
+//!
+//! The figures, their units and decimals are `smoothscale::sim::report`'s.
+//!
+//! # `timeseries.csv`
+//!
+//! Header `strategy,t_s,available_tasks,restoring_tasks,imbalance,restored_records`,
+//! then one row per sample: strategies in run order, samples in time order.
+//! `t_s` has 3 decimals, `imbalance` (tasks per thread) 3 decimals, the other
+//! columns are integers. Lines end in `\n`.
+//!
+//! # `sweep.json`
+//!
+//! ```text
+//! {
+//!   "scenario": "scale-out",
+//!   "scenario_hash": "…",
+//!   "seeds": "1..11",
+//!   "version": "0.1.0",
+//!   "strategies": {
+//!     "kip441": {                                  // run order
+//!       "runs": 10,
+//!       "completed": 10,
+//!       "infeasible_seeds": [],
+//!       "metrics": {                               // `report::Figures::flat` order
+//!         "unavailable_task_s.stateful": {"n": 10, "mean": 1.235, "p50": 1.200, "p95": 2.000, "max": 2.000},
+//!         …
+//!       }
+//!     }
+//!   }
+//! }
+//! ```
+//!
+//! The statistics (nearest-rank percentiles, the mean's rounding) are
+//! `smoothscale::sim::sweep`'s.
+//!
 //! # All or nothing
 //!
 //! [`write_outputs`] stages every file as a hidden temporary file in DIR
