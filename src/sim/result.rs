@@ -137,7 +137,7 @@ fn describe(e: &SimError) -> String {
             violations.join("; ")
         ),
         SimProblem::Overflow(o) => format!(
-            "{o} (at t={} ms, strategy {}, seed {}): the scenario asks for more than the simulator counts",
+            "{o} (at t={} ms, strategy {}, seed {}): the simulator counts in 64 bits; lower the scenario's sizes, rates or duration",
             e.at_ms.get(),
             e.strategy,
             e.seed
