@@ -524,7 +524,22 @@ pub(crate) fn write_outputs(dir: &Path, files: &[(&str, String)]) -> Result<(), 
             what.display()
         ))
     };
+    let existed = dir.exists();
     std::fs::create_dir_all(dir).map_err(|e| fail(dir, &e))?;
+    let written = write_into(dir, files, fail);
+    if written.is_err() && !existed {
+        // DIR was not there: it goes again (when empty, as it should be).
+        let _ = std::fs::remove_dir(dir);
+    }
+    written
+}
+
+/// [`write_outputs`] into the existing `dir`.
+fn write_into(
+    dir: &Path,
+    files: &[(&str, String)],
+    fail: impl Fn(&Path, &dyn std::fmt::Display) -> Failure,
+) -> Result<(), Failure> {
     clean_up_after_killed_runs(dir);
     for (name, _) in files {
         let target = dir.join(name);
@@ -966,6 +981,20 @@ mod tests {
         std::fs::remove_dir_all(&blocker).unwrap();
         assert_eq!(names(&dir), ["summary.json", "sweep.json"]);
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_failed_write_into_a_new_directory_removes_it() {
+        let parent = temp_dir("new");
+        let dir = parent.join("out");
+        // A name in a directory that does not exist cannot be staged.
+        let files = [
+            ("summary.json", "one".to_string()),
+            ("missing/x.txt", "two".to_string()),
+        ];
+        assert!(write_outputs(&dir, &files).is_err());
+        assert!(!dir.exists());
+        let _ = std::fs::remove_dir_all(&parent);
     }
 
     #[test]
