@@ -27,6 +27,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
+use smoothscale::sim::report::{TimeSeries, TIME_SERIES};
 use smoothscale::sim::{RunResult, Sample};
 
 /// One chart: the file it goes to and its SVG text.
@@ -72,65 +73,25 @@ const PALETTE: [RGBColor; 10] = [
 /// pixels, so that strategies whose lines coincide all stay visible.
 const DASHES: [Option<(u32, u32)>; 4] = [None, Some((10, 5)), Some((3, 4)), Some((6, 3))];
 
-/// What one chart shows.
-struct Series {
-    file_name: &'static str,
-    title: &'static str,
-    /// The y axis label, unit in parentheses.
-    y_label: &'static str,
-    value: fn(&Sample) -> f64,
-}
-
-const SERIES: [Series; 4] = [
-    Series {
-        file_name: "availability.svg",
-        title: "available tasks",
-        y_label: "tasks with a running active (tasks)",
-        value: |s| s.available_tasks as f64,
-    },
-    Series {
-        file_name: "restoring_tasks.svg",
-        title: "restoring tasks",
-        y_label: "stateful actives restoring (tasks)",
-        value: |s| s.restoring_tasks as f64,
-    },
-    Series {
-        file_name: "imbalance.svg",
-        title: "imbalance",
-        y_label: "max - min active tasks per thread (tasks/thread)",
-        value: |s| s.imbalance_milli as f64 / 1000.0,
-    },
-    Series {
-        file_name: "restored_records.svg",
-        title: "cumulative restored records",
-        y_label: "records restored so far",
-        value: |s| s.restored_records.get() as f64,
-    },
-];
-
-/// The chart files, in this order.
+/// The chart files, one per entry of the library's [`TIME_SERIES`], in
+/// that order.
 pub(crate) const PLOT_FILES: [&str; 4] = [
-    SERIES[0].file_name,
-    SERIES[1].file_name,
-    SERIES[2].file_name,
-    SERIES[3].file_name,
+    "availability.svg",
+    "restoring_tasks.svg",
+    "imbalance.svg",
+    "restored_records.svg",
 ];
 
 /// Draws the four charts for `results` (strategies in run order, the
 /// legend in the same order). Runs without samples draw no line.
 pub(crate) fn plots(scenario: &str, results: &[RunResult]) -> Result<Vec<Plot>, PlotError> {
-    SERIES
+    TIME_SERIES
         .iter()
-        .map(|series| {
+        .zip(PLOT_FILES)
+        .map(|(series, file_name)| {
             chart(scenario, series, results)
-                .map(|svg| Plot {
-                    file_name: series.file_name,
-                    svg,
-                })
-                .map_err(|message| PlotError {
-                    file_name: series.file_name,
-                    message,
-                })
+                .map(|svg| Plot { file_name, svg })
+                .map_err(|message| PlotError { file_name, message })
         })
         .collect()
 }
@@ -191,17 +152,23 @@ fn tick_decimals(span: f64, ticks: usize) -> usize {
     usize::try_from(-finest).unwrap_or(0)
 }
 
-fn chart(scenario: &str, series: &Series, results: &[RunResult]) -> Result<String, String> {
+/// The value of `sample` in `series`, as a float for drawing.
+fn value(series: &TimeSeries, sample: &Sample) -> f64 {
+    (series.value)(sample).to_f64()
+}
+
+fn chart(scenario: &str, series: &TimeSeries, results: &[RunResult]) -> Result<String, String> {
     let (unit_ms, x_label, x_end) = time_axis(results);
     let raw_max = results
         .iter()
-        .flat_map(|r| r.samples.iter().map(series.value))
+        .flat_map(|r| r.samples.iter().map(|s| value(series, s)))
         .fold(0.0, f64::max);
-    let (divisor, y_label) = if series.file_name == "restored_records.svg" {
+    // Records count in thousands, millions or billions on the axis.
+    let (divisor, y_label) = if series.unit.is_empty() {
         let (divisor, name) = magnitude(raw_max);
-        (divisor, format!("{} ({name})", series.y_label))
+        (divisor, format!("{} ({name})", series.label))
     } else {
-        (1.0, series.y_label.to_string())
+        (1.0, format!("{} ({})", series.label, series.unit))
     };
     let y_end = if raw_max > 0.0 {
         raw_max / divisor * 1.05
@@ -244,7 +211,7 @@ fn chart(scenario: &str, series: &Series, results: &[RunResult]) -> Result<Strin
             let points = result
                 .samples
                 .iter()
-                .map(|s| (s.t_ms.get() as f64 / unit_ms, (series.value)(s) / divisor));
+                .map(|s| (s.t_ms.get() as f64 / unit_ms, value(series, s) / divisor));
             chart
                 .draw_series(LineSeries::new(points, color.stroke_width(2)))
                 .map_err(|e| e.to_string())?;

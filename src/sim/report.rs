@@ -24,7 +24,7 @@
 use std::fmt;
 
 use super::units::{Millis, SimTime};
-use super::RunResult;
+use super::{RunResult, Sample};
 
 /// A non-negative decimal number stored as an integer and a count of decimals:
 /// `Fixed { scaled: 12345, decimals: 3 }` is `12.345`. Printing it never goes
@@ -276,6 +276,49 @@ pub fn flat_metrics(result: &RunResult, standbys_asked: bool) -> Vec<(String, Op
         .map(|(k, v)| (k.to_string(), v))
         .collect()
 }
+
+/// One quantity of the time series ([`Sample`]), as the plots show it over
+/// simulated time.
+#[derive(Debug, Clone, Copy)]
+pub struct TimeSeries {
+    /// What it is (`available tasks`).
+    pub title: &'static str,
+    /// What a value counts (`tasks with a running active`).
+    pub label: &'static str,
+    /// The unit (`tasks`); empty for a count of records, which a plot
+    /// scales to thousands, millions or billions.
+    pub unit: &'static str,
+    /// The value of one sample.
+    pub value: fn(&Sample) -> Fixed,
+}
+
+/// The time series a run's samples hold, in the order the plots come.
+pub const TIME_SERIES: [TimeSeries; 4] = [
+    TimeSeries {
+        title: "available tasks",
+        label: "tasks with a running active",
+        unit: "tasks",
+        value: |s| Fixed::int(s.available_tasks),
+    },
+    TimeSeries {
+        title: "restoring tasks",
+        label: "stateful actives restoring",
+        unit: "tasks",
+        value: |s| Fixed::int(s.restoring_tasks),
+    },
+    TimeSeries {
+        title: "imbalance",
+        label: "max - min active tasks per thread",
+        unit: "tasks/thread",
+        value: |s| Fixed::milli(s.imbalance_milli),
+    },
+    TimeSeries {
+        title: "cumulative restored records",
+        label: "records restored so far",
+        unit: "",
+        value: |s| Fixed::int(s.restored_records.get()),
+    },
+];
 
 #[cfg(test)]
 mod tests {
