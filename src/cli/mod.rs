@@ -5,8 +5,12 @@
 
 mod assign;
 mod generate;
+mod outputs;
+mod plot;
+mod progress;
 mod simulate;
 mod sweep;
+mod table;
 
 use clap::{Parser, Subcommand};
 use smoothscale::model::one_line;
