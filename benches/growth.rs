@@ -10,7 +10,7 @@
 //! size's median over the rounds and its ratio to the size before. Drift
 //! then moves all sizes alike. Plans are validated once, before timing.
 //!
-//! `cargo bench --bench growth` (`SMOOTHSCALE_GROWTH_ROUNDS`, default 41).
+//! `cargo bench -p smoothscale-bench --bench growth` (`SMOOTHSCALE_GROWTH_ROUNDS`, default 41).
 
 use std::hint::black_box;
 use std::time::Instant;
@@ -21,7 +21,7 @@ use smoothscale::{assignor, validate};
 const SIZES: [u32; 4] = [12_500, 25_000, 50_000, 100_000];
 
 fn main() {
-    // `cargo bench -- FILTER` passes its filter to every bench: run only
+    // `cargo bench -p smoothscale-bench -- FILTER` passes its filter to every bench: run only
     // when no filter is given or one matches, as criterion does.
     let filters: Vec<String> = std::env::args()
         .skip(1)
