@@ -92,6 +92,8 @@
 //! beyond the common rules: it resizes instances instead of rejecting them.
 //! The same input gives the same plan.
 
+#![warn(clippy::cast_possible_truncation)]
+
 mod ffd;
 mod rcrr;
 mod round_robin;

@@ -63,6 +63,8 @@
 //! warm-ups; no client holds two replicas of a task; a follow-up is asked
 //! exactly when movements were planned; the same input gives the same plan.
 
+#![warn(clippy::cast_possible_truncation)]
+
 mod balance;
 mod lags;
 mod movement;

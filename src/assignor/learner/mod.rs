@@ -90,6 +90,8 @@
 //! the same input gives the same plan, and a plan made again on its own
 //! outcome with the same lags is the same plan.
 
+#![warn(clippy::cast_possible_truncation)]
+
 mod actives;
 mod balance;
 mod learners;

@@ -61,6 +61,8 @@
 //! O(s log s) for the pair's `s` movable standbys; the same optimum as the
 //! two-client network). Memory O(n · R + C).
 
+#![warn(clippy::cast_possible_truncation)]
+
 mod balance_subtopology;
 mod min_traffic;
 mod routes;

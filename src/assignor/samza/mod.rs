@@ -89,6 +89,8 @@
 //! standby container with no free client on another host (or rack) stays
 //! unplaced, as Samza's request would keep waiting; a diagnostic names it.
 
+#![warn(clippy::cast_possible_truncation)]
+
 mod grouping;
 mod placement;
 mod previous;

@@ -95,6 +95,8 @@
 //! after `probing_rebalance_interval_ms` is always asked. Balance is not
 //! claimed for either.
 
+#![warn(clippy::cast_possible_truncation)]
+
 mod pairs;
 mod work;
 

@@ -62,7 +62,12 @@ fn t(i: usize) -> TaskIx {
 
 fn state(capacities: &[u32], tasks: usize) -> ClusterState {
     let tasks = (0..tasks)
-        .map(|p| Task::stateful(TaskId::new(0, p as u32), 100))
+        .map(|p| {
+            Task::stateful(
+                TaskId::new(0, u32::try_from(p).expect("few test tasks")),
+                100,
+            )
+        })
         .collect();
     let clients = capacities
         .iter()
