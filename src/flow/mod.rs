@@ -32,6 +32,8 @@
 //! unit-capacity task arcs of an assignment network). Kafka's KIP-925
 //! solver cancels cycles, O(E²·M·U) — quadratic in tasks × clients.
 
+#![warn(clippy::cast_possible_truncation)]
+
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, VecDeque};
 
@@ -231,6 +233,14 @@ struct Work {
 
 const UNSEEN: u32 = u32::MAX;
 
+/// A node or residual-arc number as the solver stores it. Nodes are below
+/// `u32::MAX` (petgraph's default `u32` indices) and residual arcs too
+/// ([`Residual::new`] checks), so the conversion cannot fail.
+#[inline]
+fn packed(i: usize) -> u32 {
+    u32::try_from(i).expect("node and arc numbers fit petgraph's u32 indices")
+}
+
 impl Work {
     fn new(n: usize) -> Work {
         Work {
@@ -257,8 +267,8 @@ impl Residual {
         let mut first = vec![0usize; n + 1];
         for e in graph.edge_references() {
             let a = e.weight();
-            head.push(e.target().index() as u32);
-            head.push(e.source().index() as u32);
+            head.push(packed(e.target().index()));
+            head.push(packed(e.source().index()));
             cap.push(a.capacity - a.flow);
             cap.push(a.flow);
             cost.push(a.cost);
@@ -273,7 +283,7 @@ impl Residual {
         let mut adj = vec![0u32; 2 * m];
         for a in 0..2 * m {
             let tail = head[a ^ 1] as usize;
-            adj[fill[tail]] = a as u32;
+            adj[fill[tail]] = packed(a);
             fill[tail] += 1;
         }
         Residual {
@@ -335,7 +345,7 @@ impl Residual {
         w.settled.fill(false);
         w.heap.clear();
         w.dist[s] = 0;
-        w.heap.push(Reverse((0, s as u32)));
+        w.heap.push(Reverse((0, packed(s))));
         let mut reached = None;
         while let Some(Reverse((d, u))) = w.heap.pop() {
             let u = u as usize;
@@ -360,7 +370,7 @@ impl Residual {
                 let nd = d + self.cost[a] + pu - potential[v];
                 if nd < w.dist[v] {
                     w.dist[v] = nd;
-                    w.heap.push(Reverse((nd, v as u32)));
+                    w.heap.push(Reverse((nd, packed(v))));
                 }
             }
         }
@@ -410,7 +420,7 @@ impl Residual {
         w.level.fill(UNSEEN);
         w.queue.clear();
         w.level[s] = 0;
-        w.queue.push_back(s as u32);
+        w.queue.push_back(packed(s));
         while let Some(u) = w.queue.pop_front() {
             let u = u as usize;
             if w.level[t] != UNSEEN && w.level[u] >= w.level[t] {
@@ -421,7 +431,7 @@ impl Residual {
                 let v = self.head[a] as usize;
                 if w.level[v] == UNSEEN && self.admissible(a, potential) {
                     w.level[v] = w.level[u] + 1;
-                    w.queue.push_back(v as u32);
+                    w.queue.push_back(packed(v));
                 }
             }
         }
@@ -455,7 +465,7 @@ impl Residual {
                     && w.level[v] == w.level[u] + 1
                     && self.admissible(a, potential)
                 {
-                    w.path.push(a as u32);
+                    w.path.push(packed(a));
                     u = v;
                     advanced = true;
                     break;

@@ -5,6 +5,7 @@ mod client;
 mod config;
 mod error;
 mod ids;
+mod ix;
 mod lag;
 mod plan;
 mod state;
@@ -18,6 +19,7 @@ pub use config::{
 };
 pub use error::{one_line, quote, InputError, ECHO_MAX_CHARS};
 pub use ids::{ClientId, ParseTaskIdError, TaskId};
+pub use ix::{ClientIx, Ix, IxVec, TaskIx, MAX_CLIENTS, MAX_TASKS};
 pub use lag::{Lag, ACCEPT_ANY_LAG};
 pub use plan::{ClientPlan, Plan};
 #[cfg(feature = "serde")]

@@ -4,6 +4,7 @@ use std::collections::BTreeMap;
 
 use super::config::{MAX_TAG_KEYS, MAX_TAG_KEY_LEN, MAX_TAG_VALUE_LEN};
 use super::error::{quote, ECHO_MAX_CHARS};
+use super::ix::{MAX_CLIENTS, MAX_TASKS};
 use super::task_index::TaskIndex;
 use super::{AssignmentConfig, Client, ClientId, InputError, Lag, Task, TaskId};
 
@@ -31,6 +32,7 @@ impl ClusterState {
         clients: Vec<Client>,
     ) -> Result<Self, InputError> {
         config.check()?;
+        check_limits(tasks.len(), clients.len())?;
         let task_index = check_tasks(&tasks)?;
         check_clients(&clients, &tasks, &task_index)?;
         let mut tasks = tasks;
@@ -136,6 +138,24 @@ pub(crate) fn key_path(parent: &str, key: &str) -> String {
         (true, false) => format!("{parent}.{key}"),
         (false, _) => format!("{parent}[{}]", quote(key)),
     }
+}
+
+/// The sizes the strategies' packed `u32` positions can hold (see
+/// [`super::ix`]): checked here once, so no strategy checks them again.
+fn check_limits(tasks: usize, clients: usize) -> Result<(), InputError> {
+    if tasks > MAX_TASKS {
+        return Err(InputError::new(
+            "tasks",
+            format!("must have at most {MAX_TASKS} tasks, got {tasks}"),
+        ));
+    }
+    if clients > MAX_CLIENTS {
+        return Err(InputError::new(
+            "clients",
+            format!("must have at most {MAX_CLIENTS} clients, got {clients}"),
+        ));
+    }
+    Ok(())
 }
 
 fn check_tasks(tasks: &[Task]) -> Result<BTreeMap<TaskId, usize>, InputError> {
@@ -283,4 +303,27 @@ fn check_history(
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod limit_tests {
+    use super::{check_limits, MAX_CLIENTS, MAX_TASKS};
+
+    #[test]
+    fn sizes_past_the_position_limits_are_rejected_naming_the_limit() {
+        assert!(check_limits(MAX_TASKS, MAX_CLIENTS).is_ok());
+        let tasks = check_limits(MAX_TASKS + 1, 1).unwrap_err();
+        assert_eq!(
+            tasks.to_string(),
+            format!(
+                "tasks must have at most 4294967295 tasks, got {}",
+                MAX_TASKS + 1
+            )
+        );
+        let clients = check_limits(1, MAX_CLIENTS + 1).unwrap_err();
+        assert_eq!(
+            clients.to_string(),
+            "clients must have at most 1073741824 clients, got 1073741825"
+        );
+    }
 }

@@ -1,5 +1,6 @@
-//! `heron-ffd`: Heron's `FirstFitDecreasingPacking` (samza-heron-spec §3.5,
-//! §4.3 H3, §4.6).
+//! `heron-ffd`: Apache Heron's `FirstFitDecreasingPacking` (Heron's packing
+//! package, `org.apache.heron.packing.binpacking`); the algorithm and this
+//! port's mapping are in `docs/algorithms.md`, *Heron: FFD*.
 //!
 //! Heron sorts the components by their instances' demand, RAM then CPU,
 //! decreasing (`RAM_FIRST`, the default; `CPU_FIRST` swaps the keys), and

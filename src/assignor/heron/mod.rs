@@ -1,5 +1,7 @@
 //! `heron-rr`, `heron-ffd`, `heron-rcrr`: Apache Heron's packing algorithms
-//! (samza-heron-spec §3, §4.3), with clients as Heron's containers.
+//! (`RoundRobinPacking`, `ResourceCompliantRRPacking`,
+//! `FirstFitDecreasingPacking`), with clients as Heron's containers; see
+//! `docs/algorithms.md`, *heron*.
 //!
 //! # What Heron does
 //! A Heron topology is a set of *components* whose *instances* are packed
@@ -20,7 +22,7 @@
 //!   with at most 10 instances per container; a change keeps every instance
 //!   and first-fits the new ones, filling holes in old containers first.
 //!
-//! # The mapping (spec §4.3)
+//! # The mapping (`docs/algorithms.md`, *Heron: port notes*)
 //! Clients are containers, ranked by id (container 1 = the lowest id);
 //! a subtopology is a component and a task its instance (component index =
 //! partition). A task's demand is its stated `cpu` / `ram_mb`, else Heron's
@@ -90,6 +92,8 @@
 //! beyond the common rules: it resizes instances instead of rejecting them.
 //! The same input gives the same plan.
 
+#![warn(clippy::cast_possible_truncation)]
+
 mod ffd;
 mod rcrr;
 mod round_robin;
@@ -114,7 +118,8 @@ pub enum FfdSort {
     CpuFirst,
 }
 
-/// Heron's packing settings (samza-heron-spec §3.2), with Heron's defaults.
+/// Heron's packing settings (`topology.container.*` and the instance
+/// defaults; `docs/algorithms.md`, *Heron: resources*), with Heron's defaults.
 ///
 /// The registered strategies use [`HeronConfig::default`]; `assign_with`
 /// takes others. Validated with the strategy's claims, a plan packed with no

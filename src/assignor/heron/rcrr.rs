@@ -1,5 +1,6 @@
-//! `heron-rcrr`: Heron's `ResourceCompliantRRPacking` (samza-heron-spec §3.4,
-//! §4.3 H2, §4.6).
+//! `heron-rcrr`: Apache Heron's `ResourceCompliantRRPacking` (Heron's
+//! packing package, `org.apache.heron.packing.roundrobin`); the algorithm and
+//! this port's mapping are in `docs/algorithms.md`, *Heron: RCRR*.
 //!
 //! **First packing** (no client has a previous assignment): Heron deals the
 //! instances *strictly* round-robin over N containers (components in `HashMap`

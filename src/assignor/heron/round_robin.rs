@@ -1,4 +1,6 @@
-//! `heron-rr`: Heron's `RoundRobinPacking` (samza-heron-spec §3.3, §4.3 H1).
+//! `heron-rr`: Apache Heron's `RoundRobinPacking`
+//! (`org.apache.heron.packing.roundrobin`, Heron's default packing); the
+//! algorithm and this port's mapping are in `docs/algorithms.md`, *Heron: RR*.
 //!
 //! Heron orders the components by their configured RAM, descending (a
 //! component without one counts as 0, so it comes last; CPU is always 0 in
@@ -106,7 +108,8 @@ struct Dimension {
     total_is_hint: bool,
 }
 
-/// Heron's RR sizing of one resource of a container (spec §3.3 steps 4–6):
+/// Heron's RR sizing of one resource of a container (`RoundRobinPacking`:
+/// explicit demands first, the rest split evenly, then the container total):
 /// the container total and each unstated task's share, or why Heron refuses.
 fn size(d: &Dimension) -> Result<(f64, Option<f64>), String> {
     if let Some(hint) = d.hint {
@@ -250,7 +253,8 @@ mod tests {
         Task::stateless(TaskId::new(s, p))
     }
 
-    /// §3.3's vector: exclaim (p = 2) is subtopology 0, word (p = 3) is 1.
+    /// The two-component example of `docs/algorithms.md` (*Heron: worked
+    /// examples*): exclaim (p = 2) is subtopology 0, word (p = 3) is 1.
     fn exclaim_word(clients: Vec<Client>) -> ClusterState {
         let tasks = vec![
             stateless(0, 0),

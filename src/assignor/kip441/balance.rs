@@ -1,16 +1,18 @@
 //! Round-robin placement and Kafka's pairwise skew-reducing balance
-//! (kip441-spec §2.2.1 and §2.3).
+//! (`HighAvailabilityTaskAssignor`'s `balanceTasksOverThreads` and
+//! `shouldMove`; `docs/algorithms.md`, *kip441: balanced placement*).
 
 use std::ops::Bound;
 
-use super::work::{Client, Load, Role, Work};
+use super::work::{Load, Role, Work};
+use crate::model::{ClientIx, TaskIx};
 
 /// Deals the stateful tasks (ascending) to the clients (ascending) in turn,
 /// ignoring capacity: task `i` goes to client `i mod C`.
-pub(super) fn round_robin(work: &mut Work, stateful: &[usize]) {
-    let n = work.client_count();
-    for (i, &t) in stateful.iter().enumerate() {
-        work.assign(i % n, t, Role::Active);
+pub(super) fn round_robin(work: &mut Work, stateful: &[TaskIx]) {
+    let clients = work.clients().cycle();
+    for (&t, c) in stateful.iter().zip(clients) {
+        work.assign(c, t, Role::Active);
     }
 }
 
@@ -27,14 +29,13 @@ pub(super) fn round_robin(work: &mut Work, stateful: &[usize]) {
 /// act on, in Kafka's order — and skips pairs `may_move` forbids (no task
 /// could move there). Complexity: O(passes × C log C + moves × log C), not
 /// O(passes × C²).
-pub(super) fn balance(work: &mut Work, role: Role, may_move: impl Fn(Client, Client) -> bool) {
-    let n = work.client_count();
-    let receiving = |w: &Work, c: Client| Load::of(w.assigned_count(c) + 1, w.capacity[c]).0;
-    let mut tree = MinTree::new((0..n).map(|c| receiving(work, c)).collect());
+pub(super) fn balance(work: &mut Work, role: Role, may_move: impl Fn(ClientIx, ClientIx) -> bool) {
+    let receiving = |w: &Work, c: ClientIx| Load::of(w.assigned_count(c) + 1, w.capacity[c]).0;
+    let mut tree = MinTree::new(work.clients().map(|c| receiving(work, c)).collect());
     loop {
         let mut moved_any = false;
-        for src in 0..n {
-            let mut from = 0;
+        for src in work.clients() {
+            let mut from = ClientIx::from_raw(0);
             loop {
                 let count = work.assigned_count(src);
                 if count == 0 {
@@ -44,7 +45,7 @@ pub(super) fn balance(work: &mut Work, role: Role, may_move: impl Fn(Client, Cli
                 let Some(dst) = tree.first_at_most(from, giving) else {
                     break;
                 };
-                from = dst + 1;
+                from = ClientIx::from_raw(dst.raw() + 1);
                 if dst == src || !may_move(src, dst) {
                     continue;
                 }
@@ -61,9 +62,9 @@ pub(super) fn balance(work: &mut Work, role: Role, may_move: impl Fn(Client, Cli
     }
 }
 
-/// The minimum of a range of values, kept in a segment tree: set one value,
-/// or find the first position at or after `from` whose value is at most a
-/// bound, each in O(log n).
+/// The minimum of a range of values, one per client, kept in a segment tree:
+/// set one value, or find the first client at or after `from` whose value is
+/// at most a bound, each in O(log n).
 struct MinTree {
     /// Leaves at `size..size + n`; unused leaves hold +∞.
     node: Vec<f64>,
@@ -81,8 +82,8 @@ impl MinTree {
         MinTree { node, size }
     }
 
-    fn set(&mut self, i: usize, value: f64) {
-        let mut i = i + self.size;
+    fn set(&mut self, c: ClientIx, value: f64) {
+        let mut i = c.index() + self.size;
         self.node[i] = value;
         while i > 1 {
             i /= 2;
@@ -91,7 +92,8 @@ impl MinTree {
     }
 
     /// The first position `≥ from` with a value `≤ bound`.
-    fn first_at_most(&self, from: usize, bound: f64) -> Option<usize> {
+    fn first_at_most(&self, from: ClientIx, bound: f64) -> Option<ClientIx> {
+        let from = from.index();
         if from >= self.size {
             return None;
         }
@@ -99,7 +101,7 @@ impl MinTree {
         // containing) `from` whose minimum passes, then descend into it.
         let mut i = from + self.size;
         if self.node[i] <= bound {
-            return Some(from);
+            return Some(ClientIx::from_position(from));
         }
         loop {
             // Move to the next subtree on the right at this level.
@@ -121,16 +123,17 @@ impl MinTree {
                 2 * i + 1
             };
         }
-        Some(i - self.size)
+        // A leaf with a finite value: one of the clients.
+        Some(ClientIx::from_position(i - self.size))
     }
 }
 
 fn balance_pair(
     work: &mut Work,
     role: Role,
-    src: Client,
-    dst: Client,
-    may_move: &impl Fn(Client, Client) -> bool,
+    src: ClientIx,
+    dst: ClientIx,
+    may_move: &impl Fn(ClientIx, ClientIx) -> bool,
 ) -> bool {
     work.index_clients();
     let mut moved = false;
@@ -156,7 +159,7 @@ fn balance_pair(
 
 /// Kafka's `shouldMove`: the move must shrink the per-thread load gap between
 /// the pair without inverting it.
-fn should_move(work: &Work, src: Client, dst: Client) -> bool {
+fn should_move(work: &Work, src: ClientIx, dst: ClientIx) -> bool {
     let skew = work.assigned_load(src).0 - work.assigned_load(dst).0;
     if skew <= 0.0 {
         return false;
@@ -173,6 +176,7 @@ mod tests {
     use rand_chacha::ChaCha8Rng;
 
     use super::MinTree;
+    use crate::model::ClientIx;
 
     #[test]
     fn min_tree_finds_what_a_scan_finds() {
@@ -184,11 +188,14 @@ mod tests {
             for _ in 0..50 {
                 let i = rng.random_range(0..n);
                 values[i] = f64::from(rng.random_range(0..10));
-                tree.set(i, values[i]);
+                tree.set(ClientIx::from_position(i), values[i]);
                 let from = rng.random_range(0..n + 2);
                 let bound = f64::from(rng.random_range(0..10));
-                let scan = (from..n).find(|&j| values[j] <= bound);
-                assert_eq!(tree.first_at_most(from, bound), scan);
+                let scan = (from..n)
+                    .find(|&j| values[j] <= bound)
+                    .map(ClientIx::from_position);
+                let found = tree.first_at_most(ClientIx::from_position(from), bound);
+                assert_eq!(found, scan);
             }
         }
     }

@@ -8,10 +8,9 @@
 //! O(tasks + lag entries + clients) time; 16 bytes per lag entry and 16 per
 //! task kept, and 20 bytes per lag entry of scratch while building.
 
-use crate::model::{ClusterState, Lag};
+use crate::model::{ClientIx, ClusterState, IxVec, Lag, TaskIx};
 
 use super::rows::Rows;
-use super::work::{Client, Task};
 
 /// One lag report, 16 bytes: the client, its [`Lag`] unpacked, and whether
 /// it is caught up.
@@ -25,22 +24,22 @@ struct Report {
 }
 
 impl Report {
-    fn new(client: Client, lag: Lag, acceptable: u64) -> Report {
+    fn new(client: ClientIx, lag: Lag, acceptable: u64) -> Report {
         let (kind, records) = match lag {
             Lag::Unknown => (0, 0),
             Lag::Running => (1, 0),
             Lag::Records(n) => (2, n),
         };
         Report {
-            client: u32::try_from(client).expect("fewer than 2^32 clients"),
+            client: client.raw(),
             kind,
             caught_up: lag.is_caught_up(acceptable),
             records,
         }
     }
 
-    fn client(self) -> Client {
-        self.client as Client
+    fn client(self) -> ClientIx {
+        ClientIx::from_raw(self.client)
     }
 
     fn lag(self) -> Lag {
@@ -60,16 +59,19 @@ const NONE: u32 = u32::MAX;
 /// flag, so a caught-up set is "the flagged reports" or, when the no-report
 /// class is caught up, "everyone but the unflagged reports".
 pub(super) struct LagIndex<'a> {
-    clients: usize,
+    /// The number of clients (at most [`crate::model::MAX_CLIENTS`]).
+    clients: u32,
     /// Reported lags per task, sorted by client.
     entries: Rows<Report>,
     /// The lag of a client without a report: `Records(end offset)`.
     end_offset: &'a [u64],
     acceptable_recovery_lag: u64,
-    /// How many clients are caught up on the task.
-    caught_up: Vec<u32>,
-    /// The first client in Kafka's `(lag, process id)` order, or `NONE`.
-    most_caught_up: Vec<u32>,
+    /// How many clients are caught up on the task (at most
+    /// [`crate::model::MAX_CLIENTS`], checked by the state).
+    caught_up: IxVec<TaskIx, u32>,
+    /// The first client in Kafka's `(lag, process id)` order
+    /// ([`ClientIx::raw`]), or `NONE`.
+    most_caught_up: IxVec<TaskIx, u32>,
 }
 
 impl<'a> LagIndex<'a> {
@@ -84,12 +86,10 @@ impl<'a> LagIndex<'a> {
         let total: usize = state.clients().iter().map(|c| c.lags.len()).sum();
         let mut keys: Vec<u32> = Vec::with_capacity(total);
         let mut reports: Vec<Report> = Vec::with_capacity(total);
-        for (c, client) in state.clients().iter().enumerate() {
+        for (c, client) in state.client_ixs().zip(state.clients()) {
             for (id, &lag) in &client.lags {
-                let t = state
-                    .task_position(*id)
-                    .expect("validated: lag of a known task");
-                keys.push(u32::try_from(t).expect("fewer than 2^32 tasks"));
+                let t = state.task_ix(*id).expect("validated: lag of a known task");
+                keys.push(t.raw());
                 reports.push(Report::new(c, lag, acceptable));
             }
         }
@@ -103,10 +103,10 @@ impl<'a> LagIndex<'a> {
         let entries = Rows::from_runs(n, &keys, &reports, &runs);
         drop((keys, reports));
         let end_offset = state.end_offsets();
-        let mut caught_up = Vec::with_capacity(n);
-        let mut most = Vec::with_capacity(n);
-        for (t, &end) in end_offset.iter().enumerate() {
-            let row = entries.row(t);
+        let mut caught_up = IxVec::from_raw(Vec::with_capacity(n));
+        let mut most = IxVec::from_raw(Vec::with_capacity(n));
+        for &end in end_offset {
+            let row = entries.row(caught_up.len());
             let all = Lag::Records(end).is_caught_up(acceptable);
             let flagged = row.iter().filter(|r| r.caught_up).count();
             let count = if all {
@@ -114,11 +114,11 @@ impl<'a> LagIndex<'a> {
             } else {
                 flagged
             };
-            caught_up.push(u32::try_from(count).expect("fewer than 2^32 clients"));
+            caught_up.push(u32::try_from(count).expect("at most MAX_CLIENTS clients"));
             most.push(most_caught_up(row, Lag::Records(end), clients));
         }
         LagIndex {
-            clients,
+            clients: u32::try_from(clients).expect("at most MAX_CLIENTS clients"),
             entries,
             end_offset,
             acceptable_recovery_lag: acceptable,
@@ -128,45 +128,48 @@ impl<'a> LagIndex<'a> {
     }
 
     /// The report of client `c` on task `t`, if it sent one.
-    fn report(&self, c: Client, t: Task) -> Option<Report> {
-        let row = self.entries.row(t);
+    fn report(&self, c: ClientIx, t: TaskIx) -> Option<Report> {
+        let row = self.entries.row(t.index());
         row.binary_search_by_key(&c, |r| r.client())
             .ok()
             .map(|i| row[i])
     }
 
     /// Whether a client without a report is caught up on `t`.
-    fn everyone(&self, t: Task) -> bool {
+    fn everyone(&self, t: TaskIx) -> bool {
         self.default(t).is_caught_up(self.acceptable_recovery_lag)
     }
 
     /// The lag of a client without a report on `t`.
-    fn default(&self, t: Task) -> Lag {
-        Lag::Records(self.end_offset[t])
+    fn default(&self, t: TaskIx) -> Lag {
+        Lag::Records(self.end_offset[t.index()])
     }
 
     /// The lag of client `c` on task `t`.
-    pub(super) fn lag(&self, c: Client, t: Task) -> Lag {
+    pub(super) fn lag(&self, c: ClientIx, t: TaskIx) -> Lag {
         self.report(c, t).map_or(self.default(t), Report::lag)
     }
 
     /// Whether `c` is caught up on `t`.
-    pub(super) fn is_caught_up(&self, c: Client, t: Task) -> bool {
+    pub(super) fn is_caught_up(&self, c: ClientIx, t: TaskIx) -> bool {
         self.report(c, t).map_or(self.everyone(t), |r| r.caught_up)
     }
 
     /// How many clients are caught up on `t`.
-    pub(super) fn caught_up_count(&self, t: Task) -> usize {
-        self.caught_up[t] as usize
+    pub(super) fn caught_up_count(&self, t: TaskIx) -> u32 {
+        self.caught_up[t]
     }
 
     /// The caught-up clients of `t` (ascending) when they are all among the
     /// reports, or `None` when they are "everyone but a few" (walk the
     /// least-loaded order instead).
-    pub(super) fn listed_caught_up(&self, t: Task) -> Option<impl Iterator<Item = Client> + '_> {
+    pub(super) fn listed_caught_up(
+        &self,
+        t: TaskIx,
+    ) -> Option<impl Iterator<Item = ClientIx> + '_> {
         (!self.everyone(t)).then(|| {
             self.entries
-                .row(t)
+                .row(t.index())
                 .iter()
                 .filter(|r| r.caught_up)
                 .map(|r| r.client())
@@ -175,7 +178,7 @@ impl<'a> LagIndex<'a> {
 
     /// Kafka's `needs_move`: `c` is not caught up on `t` and the most caught-up
     /// client is strictly less lagged.
-    pub(super) fn needs_move(&self, c: Client, t: Task) -> bool {
+    pub(super) fn needs_move(&self, c: ClientIx, t: TaskIx) -> bool {
         if self.is_caught_up(c, t) {
             return false;
         }
@@ -186,9 +189,9 @@ impl<'a> LagIndex<'a> {
     }
 
     /// The first client of Kafka's `(lag, id)` order.
-    pub(super) fn most_caught_up(&self, t: Task) -> Option<Client> {
+    pub(super) fn most_caught_up(&self, t: TaskIx) -> Option<ClientIx> {
         let best = self.most_caught_up[t];
-        (best != NONE).then_some(best as Client)
+        (best != NONE).then(|| ClientIx::from_raw(best))
     }
 
     /// The first client in `(lag, id)` order that precedes `dest` and holds
@@ -199,25 +202,27 @@ impl<'a> LagIndex<'a> {
     /// number of clients.
     pub(super) fn first_before(
         &self,
-        t: Task,
-        dest: Client,
-        replicas: &[Client],
-        owner: Option<Client>,
-    ) -> Option<Client> {
-        let holds = |c: Client| owner == Some(c) || replicas.binary_search(&c).is_ok();
+        t: TaskIx,
+        dest: ClientIx,
+        replicas: &[ClientIx],
+        owner: Option<ClientIx>,
+    ) -> Option<ClientIx> {
+        let holds = |c: ClientIx| owner == Some(c) || replicas.binary_search(&c).is_ok();
         let limit = (self.lag(dest, t), dest);
-        let row = self.entries.row(t);
+        let row = self.entries.row(t.index());
         let reported = row
             .iter()
             .map(|r| (r.lag(), r.client()))
             .filter(|&key| key < limit && !holds(key.1))
             .min();
         let (mut r, mut h) = (0, 0);
-        let mut c = 0;
+        let mut raw = 0;
         let unreported = loop {
-            if c >= self.clients {
+            if raw >= self.clients {
                 break None;
             }
+            // Below the number of clients: a position of the state.
+            let c = ClientIx::from_raw(raw);
             while r < row.len() && row[r].client() < c {
                 r += 1;
             }
@@ -230,7 +235,7 @@ impl<'a> LagIndex<'a> {
             if !taken {
                 break Some((self.default(t), c));
             }
-            c += 1;
+            raw += 1;
         };
         let unreported = unreported.filter(|&key| key < limit);
         reported.into_iter().chain(unreported).min().map(|(_, c)| c)
@@ -244,16 +249,15 @@ fn most_caught_up(row: &[Report], default: Lag, clients: usize) -> u32 {
     let first_gap = row
         .iter()
         .enumerate()
-        .find(|&(i, r)| r.client() != i)
+        .find(|&(i, r)| r.client().index() != i)
         .map_or(row.len(), |(i, _)| i);
-    let unreported = (first_gap < clients).then_some((default, first_gap));
+    // Below the number of clients: a position of the state.
+    let unreported = (first_gap < clients).then(|| (default, ClientIx::from_position(first_gap)));
     reported
         .into_iter()
         .chain(unreported)
         .min()
-        .map_or(NONE, |(_, c)| {
-            u32::try_from(c).expect("fewer than 2^32 clients")
-        })
+        .map_or(NONE, |(_, c)| c.raw())
 }
 
 #[cfg(test)]
@@ -261,14 +265,14 @@ mod tests {
     use rand::{Rng, SeedableRng};
     use rand_chacha::ChaCha8Rng;
 
-    use super::{Client, LagIndex};
+    use super::LagIndex;
     use crate::generate::{generate, History, Spec};
-    use crate::model::{ClusterState, Lag};
+    use crate::model::{ClientIx, ClusterState, Lag, TaskIx};
 
     /// The lag of `c` on task `t`, read from the state directly.
-    fn lag_of(state: &ClusterState, c: Client, t: usize) -> Lag {
-        let task = &state.tasks()[t];
-        state.clients()[c]
+    fn lag_of(state: &ClusterState, c: ClientIx, t: TaskIx) -> Lag {
+        let task = &state.tasks()[t.index()];
+        state.clients()[c.index()]
             .lags
             .get(&task.id)
             .copied()
@@ -293,29 +297,32 @@ mod tests {
             let state = generate(&spec, seed).expect("valid");
             let index = LagIndex::new(&state);
             let acceptable = state.config().acceptable_recovery_lag;
-            let clients = state.clients().len();
-            for t in 0..state.tasks().len() {
-                let caught: Vec<Client> = (0..clients)
+            let clients = || state.client_ixs();
+            let all: Vec<ClientIx> = clients().collect();
+            for t in state.task_ixs() {
+                let caught: Vec<ClientIx> = clients()
                     .filter(|&c| lag_of(&state, c, t).is_caught_up(acceptable))
                     .collect();
-                for c in 0..clients {
+                for c in clients() {
                     assert_eq!(index.lag(c, t), lag_of(&state, c, t));
                     assert_eq!(index.is_caught_up(c, t), caught.contains(&c));
                 }
-                assert_eq!(index.caught_up_count(t), caught.len());
+                assert_eq!(index.caught_up_count(t) as usize, caught.len());
                 if let Some(listed) = index.listed_caught_up(t) {
                     assert_eq!(listed.collect::<Vec<_>>(), caught);
                 }
-                let best = (0..clients).min_by_key(|&c| (lag_of(&state, c, t), c));
+                let best = clients().min_by_key(|&c| (lag_of(&state, c, t), c));
                 assert_eq!(index.most_caught_up(t), best);
                 // first_before against a scan, for a drawn holder set.
-                let dest = rng.random_range(0..clients);
-                let owner = rng.random_bool(0.5).then(|| rng.random_range(0..clients));
-                let mut replicas: Vec<Client> =
-                    (0..clients).filter(|_| rng.random_bool(0.3)).collect();
+                let dest = all[rng.random_range(0..all.len())];
+                let owner = rng
+                    .random_bool(0.5)
+                    .then(|| all[rng.random_range(0..all.len())]);
+                let mut replicas: Vec<ClientIx> =
+                    clients().filter(|_| rng.random_bool(0.3)).collect();
                 replicas.retain(|&c| Some(c) != owner);
                 let limit = (lag_of(&state, dest, t), dest);
-                let scan = (0..clients)
+                let scan = clients()
                     .filter(|&c| Some(c) != owner && !replicas.contains(&c))
                     .map(|c| (lag_of(&state, c, t), c))
                     .filter(|&key| key < limit)

@@ -4,7 +4,8 @@
 //! Computes a balanced, state-unaware placement first, then gives tasks back
 //! to clients that are caught up on their state, parking *warm-up* replicas
 //! on the intended destinations and asking for a *probing rebalance* so the
-//! move completes once they have caught up (kip441-spec §2.2):
+//! move completes once they have caught up (`docs/algorithms.md`, *kip441:
+//! overview*):
 //!
 //! 1. stateful actives round-robin over the clients (ids ascending), then
 //!    pairwise skew-reducing moves on per-thread load;
@@ -62,6 +63,8 @@
 //! warm-ups; no client holds two replicas of a task; a follow-up is asked
 //! exactly when movements were planned; the same input gives the same plan.
 
+#![warn(clippy::cast_possible_truncation)]
+
 mod balance;
 mod lags;
 mod movement;
@@ -74,7 +77,7 @@ mod tests;
 
 use std::collections::BTreeSet;
 
-use crate::model::{ClusterState, Plan};
+use crate::model::{ClientIx, ClusterState, Plan, TaskIx};
 
 use super::{rack, AssignError, Assignor, Claims, LeaveBehaviour, StrategyInfo};
 use lags::LagIndex;
@@ -141,8 +144,9 @@ impl Assignor for Kip441 {
 /// Runs steps 1–4 on a state with at least one client; whether to probe.
 fn assign_tasks(state: &ClusterState, work: &mut Work) -> bool {
     let config = state.config();
-    let (stateful, stateless): (Vec<usize>, Vec<usize>) =
-        (0..state.tasks().len()).partition(|&t| state.stateful_flags()[t]);
+    let (stateful, stateless): (Vec<TaskIx>, Vec<TaskIx>) = state
+        .task_ixs()
+        .partition(|&t| state.stateful_flags()[t.index()]);
 
     let rack_aware = rack::enablement(state).is_enabled();
     let costs = rack::Costs::configured(config, rack::Costs::KIP441);
@@ -182,10 +186,9 @@ fn assign_tasks(state: &ClusterState, work: &mut Work) -> bool {
 
 /// Stateless tasks (ascending), each to the client with the lowest active
 /// load per thread, then lowest id. Previous owners are ignored, as in Kafka.
-fn assign_stateless(work: &mut Work, stateless: &[usize]) {
-    let mut by_active: BTreeSet<(Load, usize)> = (0..work.client_count())
-        .map(|c| (work.active_load(c), c))
-        .collect();
+fn assign_stateless(work: &mut Work, stateless: &[TaskIx]) {
+    let mut by_active: BTreeSet<(Load, ClientIx)> =
+        work.clients().map(|c| (work.active_load(c), c)).collect();
     for &t in stateless {
         let (_, c) = by_active.pop_first().expect("at least one client");
         work.assign(c, t, Role::Active);

@@ -1,4 +1,5 @@
-//! Task movements (kip441-spec §2.6): give actives and standbys back to
+//! Task movements (Kafka's `TaskMovement`; `docs/algorithms.md`, *kip441:
+//! task movement*): give actives and standbys back to
 //! caught-up clients and park warm-ups on the intended destinations.
 //!
 //! Movements are served from a queue ordered by (number of caught-up clients,
@@ -10,7 +11,8 @@ use smallvec::SmallVec;
 
 use super::lags::LagIndex;
 use super::rows::Rows;
-use super::work::{Client, Role, Task, Work};
+use super::work::{Role, Work};
+use crate::model::{ClientIx, TaskIx};
 
 /// The warm-up budget shared by the active and standby phases. Like Kafka's
 /// counter it keeps decreasing below zero; only "positive before" matters.
@@ -35,9 +37,9 @@ impl Budget {
 fn least_loaded_caught_up(
     work: &Work,
     lags: &LagIndex,
-    t: Task,
-    extra: impl Fn(Client) -> bool,
-) -> Option<Client> {
+    t: TaskIx,
+    extra: impl Fn(ClientIx) -> bool,
+) -> Option<ClientIx> {
     match lags.listed_caught_up(t) {
         Some(list) => list
             .filter(|&c| extra(c))
@@ -50,9 +52,9 @@ fn least_loaded_caught_up(
 /// the budget lasts.
 fn move_active_with_warmup(
     work: &mut Work,
-    t: Task,
-    src: Client,
-    dest: Client,
+    t: TaskIx,
+    src: ClientIx,
+    dest: ClientIx,
     budget: &mut Budget,
 ) {
     work.unassign(dest, t, Role::Active);
@@ -64,7 +66,7 @@ fn move_active_with_warmup(
 
 /// Swaps roles: `src`'s standby of `t` becomes the active, `dest`'s active a
 /// standby. Free: no warm-up budget is spent.
-fn swap(work: &mut Work, t: Task, src: Client, dest: Client) {
+fn swap(work: &mut Work, t: TaskIx, src: ClientIx, dest: ClientIx) {
     work.switch_role(dest, t, Role::Active);
     work.switch_role(src, t, Role::Standby);
 }
@@ -77,17 +79,17 @@ fn movements(
     work: &Work,
     lags: &LagIndex,
     role: Role,
-) -> impl ExactSizeIterator<Item = (Task, Client)> {
+) -> impl ExactSizeIterator<Item = (TaskIx, ClientIx)> {
     // Tasks in order, each task's holders in order: (task, client) order
     // without a sort; a stable bucketing by caught-up count then gives the
     // full (count, task, client) order in O(T + replicas + C).
     let mut counts: Vec<u32> = Vec::new();
     let mut found: Vec<(u32, u32)> = Vec::new();
-    let mut push = |t: Task, c: Client| {
-        counts.push(u32::try_from(lags.caught_up_count(t)).expect("fewer than 2^32 clients"));
-        found.push((t as u32, c as u32));
+    let mut push = |t: TaskIx, c: ClientIx| {
+        counts.push(lags.caught_up_count(t));
+        found.push((t.raw(), c.raw()));
     };
-    for t in 0..work.task_count() {
+    for t in work.all_tasks() {
         match role {
             Role::Active => {
                 if let Some(c) = work.owner(t).filter(|&c| lags.needs_move(c, t)) {
@@ -103,7 +105,10 @@ fn movements(
     }
     let buckets = counts.iter().max().map_or(0, |&m| m as usize + 1);
     let queue = Rows::keyed(buckets, &counts, &found).into_items();
-    queue.into_iter().map(|(t, c)| (t as Task, c as Client))
+    // Read back from the positions packed above.
+    queue
+        .into_iter()
+        .map(|(t, c)| (TaskIx::from_raw(t), ClientIx::from_raw(c)))
 }
 
 /// Moves every active that sits on a client that is not caught up while a
@@ -145,9 +150,9 @@ pub(super) fn move_standbys(work: &mut Work, lags: &LagIndex, budget: &mut Budge
     let queue = movements(work, lags, Role::Standby);
     let mut moved = 0;
     for (t, dest) in queue {
-        let eligible = |c: Client| !work.holds(c, t);
+        let eligible = |c: ClientIx| !work.holds(c, t);
         let src = least_loaded_caught_up(work, lags, t, eligible).or_else(|| {
-            let replicas: SmallVec<[Client; 8]> = work.replicas(t).map(|(c, _)| c).collect();
+            let replicas: SmallVec<[ClientIx; 8]> = work.replicas(t).map(|(c, _)| c).collect();
             lags.first_before(t, dest, &replicas, work.owner(t))
         });
         let Some(src) = src else { continue };

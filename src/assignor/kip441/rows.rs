@@ -101,16 +101,15 @@ mod tests {
     fn keyed_rows_are_a_stable_sort_by_key() {
         let mut rng = ChaCha8Rng::seed_from_u64(16);
         for _ in 0..100 {
-            let buckets = rng.random_range(1..20);
+            let buckets: u32 = rng.random_range(1..20);
             let keys: Vec<u32> = (0..rng.random_range(0..60))
-                .map(|_| rng.random_range(0..buckets as u32))
+                .map(|_| rng.random_range(0..buckets))
                 .collect();
             let values: Vec<usize> = (0..keys.len()).collect();
-            let rows = Rows::keyed(buckets, &keys, &values);
+            let rows = Rows::keyed(buckets as usize, &keys, &values);
             for b in 0..buckets {
-                let expected: Vec<usize> =
-                    (0..keys.len()).filter(|&i| keys[i] == b as u32).collect();
-                assert_eq!(rows.row(b), expected.as_slice());
+                let expected: Vec<usize> = (0..keys.len()).filter(|&i| keys[i] == b).collect();
+                assert_eq!(rows.row(b as usize), expected.as_slice());
             }
         }
     }
@@ -120,12 +119,13 @@ mod tests {
     fn runs_give_the_rows_of_one_run() {
         let mut rng = ChaCha8Rng::seed_from_u64(17);
         for _ in 0..200 {
-            let buckets = rng.random_range(1..3000);
+            let buckets: usize = rng.random_range(1..3000);
+            let key_bound = u32::try_from(buckets).expect("few buckets");
             let mut keys: Vec<u32> = Vec::new();
             let mut lens = Vec::new();
             for _ in 0..rng.random_range(0..40) {
                 let mut run: Vec<u32> = (0..rng.random_range(0..800))
-                    .map(|_| rng.random_range(0..buckets as u32))
+                    .map(|_| rng.random_range(0..key_bound))
                     .collect();
                 run.sort_unstable();
                 run.dedup();

@@ -1,11 +1,13 @@
-//! Standby placement (kip441-spec §2.9): Kafka's default least-loaded standby
+//! Standby placement (`docs/algorithms.md`, *kip441: standbys*): Kafka's
+//! default least-loaded standby
 //! assignor and the client-tag-aware one of KIP-708.
 
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::model::ClusterState;
 
-use super::work::{Client, Role, Task, Work};
+use super::work::{Role, Work};
+use crate::model::{ClientIx, TaskIx};
 
 /// How standbys are placed: chosen as Kafka's `StandbyTaskAssignorFactory`
 /// does inside the HA assignor (tags configured → tag-aware, else default).
@@ -26,7 +28,7 @@ impl<'a> StandbyPlacer<'a> {
     }
 
     /// Places `replicas` standbys of every stateful task (ascending).
-    pub(super) fn assign(&self, work: &mut Work, stateful: &[Task], replicas: usize) {
+    pub(super) fn assign(&self, work: &mut Work, stateful: &[TaskIx], replicas: usize) {
         match self {
             StandbyPlacer::Default => {
                 for &t in stateful {
@@ -40,7 +42,7 @@ impl<'a> StandbyPlacer<'a> {
     /// Whether balancing may move a standby from `src` to `dst`: always for the
     /// default placer; for the tag-aware one only when every tag of `src` has
     /// the same value on `dst`.
-    pub(super) fn may_move(&self, src: Client, dst: Client) -> bool {
+    pub(super) fn may_move(&self, src: ClientIx, dst: ClientIx) -> bool {
         match self {
             StandbyPlacer::Default => true,
             StandbyPlacer::TagAware(stats) => {
@@ -59,9 +61,9 @@ impl StandbyPlacer<'_> {
         &self,
         state: &ClusterState,
         work: &Work,
-        src: Client,
-        dst: Client,
-        t: Task,
+        src: ClientIx,
+        dst: ClientIx,
+        t: TaskIx,
     ) -> bool {
         match self {
             StandbyPlacer::Default => true,
@@ -74,7 +76,7 @@ impl StandbyPlacer<'_> {
 
 /// Gives `t` up to `count` more standbys on the least loaded clients that do
 /// not hold it. Returns how many could not be placed.
-fn least_loaded_standbys(work: &mut Work, t: Task, count: usize) -> usize {
+fn least_loaded_standbys(work: &mut Work, t: TaskIx, count: usize) -> usize {
     for placed in 0..count {
         let Some(c) = work.least_loaded(|c| !work.holds(c, t)) else {
             return count - placed;
@@ -114,8 +116,8 @@ impl<'a> TagStats<'a> {
         }
     }
 
-    fn tags(&self, c: Client) -> &'a BTreeMap<String, String> {
-        &self.state.clients()[c].tags
+    fn tags(&self, c: ClientIx) -> &'a BTreeMap<String, String> {
+        &self.state.clients()[c.index()].tags
     }
 
     /// Kafka's `ClientTagAwareStandbyTaskAssignor`: for each stateful task, pick
@@ -123,7 +125,7 @@ impl<'a> TagStats<'a> {
     /// already used, dropping a tag key once all its values are used; tasks left
     /// short are then filled least-loaded, in ascending task order (Kafka
     /// iterates a hash map there; this port sorts).
-    fn assign(&self, work: &mut Work, stateful: &[Task], replicas: usize) {
+    fn assign(&self, work: &mut Work, stateful: &[TaskIx], replicas: usize) {
         let mut pending = Vec::new();
         for &t in stateful {
             let Some(owner) = work.owner(t) else { continue };
@@ -138,14 +140,14 @@ impl<'a> TagStats<'a> {
     }
 
     /// Places standbys of `t` on distinct tag values; returns how many are left.
-    fn spread(&self, work: &mut Work, t: Task, owner: Client, replicas: usize) -> usize {
+    fn spread(&self, work: &mut Work, t: TaskIx, owner: ClientIx, replicas: usize) -> usize {
         let mut blocked: BTreeSet<(&str, &str)> = BTreeSet::new();
         let mut used = 1;
         let mut remaining = replicas;
         let mut last = owner;
         while remaining > 0 {
             self.block_tags_of(last, used, &mut blocked);
-            let free = |c: Client| {
+            let free = |c: ClientIx| {
                 !work.holds(c, t)
                     && !self
                         .tags(c)
@@ -167,7 +169,7 @@ impl<'a> TagStats<'a> {
     /// as many clients are used as the key has values ("partial rack awareness").
     fn block_tags_of(
         &self,
-        client: Client,
+        client: ClientIx,
         used: usize,
         blocked: &mut BTreeSet<(&'a str, &'a str)>,
     ) {

@@ -1,7 +1,8 @@
 //! Unit tests of the KIP-441 steps that the full assignor cannot reach alone:
 //! Kafka's `TaskMovementTest`, `ConstrainedPrioritySetTest`,
 //! `ClientTagAwareStandbyTaskAssignorTest` and `StandbyTaskAssignorFactoryTest`
-//! (kip441-spec §3.3), run on hand-made intermediate placements.
+//! (Kafka Streams' unit tests of those names; `docs/algorithms.md`, *Kafka's
+//! unit tests*), run on hand-made intermediate placements.
 //!
 //! Kafka's test clients `UUID_n` / `PID_n` are `cn` here (ids sort the same
 //! way up to 9). Kafka's `TaskMovementTest` passes caught-up sets and lag
@@ -12,12 +13,12 @@
 //! single-task tag-diversity check of KIP-925's standby optimiser, tested with
 //! it in `src/assignor/rack/` and `tests/it/rack.rs`) and the factory's "valid
 //! client racks → tag-aware on `rack`" branch (inside the HA assignor the
-//! factory never gets a rack helper, §2.9). `FallbackPriorTaskAssignor` is
+//! factory never gets a rack helper; `docs/algorithms.md`, *kip441: standbys*). `FallbackPriorTaskAssignor` is
 //! tested in `tests/it/sticky.rs`.
 
 use std::collections::BTreeSet;
 
-use crate::model::{AssignmentConfig, Client, ClusterState, Lag, Task, TaskId};
+use crate::model::{AssignmentConfig, Client, ClientIx, ClusterState, Lag, Task, TaskId, TaskIx};
 
 use super::balance;
 use super::lags::LagIndex;
@@ -69,16 +70,15 @@ impl Fixture {
         Fixture { state, work }
     }
 
-    fn c(&self, id: &str) -> usize {
+    fn c(&self, id: &str) -> ClientIx {
         self.state
-            .clients()
-            .iter()
-            .position(|c| c.id.as_str() == id)
+            .client_ixs()
+            .find(|&c| self.state.clients()[c.index()].id.as_str() == id)
             .expect("test client")
     }
 
-    fn t(&self, id: &str) -> usize {
-        self.state.task_position(tid(id)).expect("test task")
+    fn t(&self, id: &str) -> TaskIx {
+        self.state.task_ix(tid(id)).expect("test task")
     }
 
     /// Hand-places `tasks` on `client` in `role`.
@@ -91,18 +91,18 @@ impl Fixture {
     }
 
     /// Stateful task positions in the given order.
-    fn order(&self, tasks: &[&str]) -> Vec<usize> {
+    fn order(&self, tasks: &[&str]) -> Vec<TaskIx> {
         tasks.iter().map(|t| self.t(t)).collect()
     }
 
     /// Every task position, ascending (all fixture tasks are stateful).
-    fn all(&self) -> Vec<usize> {
-        (0..self.state.tasks().len()).collect()
+    fn all(&self) -> Vec<TaskIx> {
+        self.state.task_ixs().collect()
     }
 
-    fn names(&self, set: &BTreeSet<usize>) -> Vec<String> {
+    fn names(&self, set: &BTreeSet<TaskIx>) -> Vec<String> {
         set.iter()
-            .map(|&t| self.state.tasks()[t].id.to_string())
+            .map(|&t| self.state.tasks()[t.index()].id.to_string())
             .collect()
     }
 
@@ -122,9 +122,8 @@ impl Fixture {
     fn standby_holders(&self, task: &str) -> BTreeSet<String> {
         let t = self.t(task);
         self.state
-            .clients()
-            .iter()
-            .enumerate()
+            .client_ixs()
+            .zip(self.state.clients())
             .filter(|&(c, _)| self.work.has_standby(c, t))
             .map(|(_, client)| client.id.as_str().to_string())
             .collect()
@@ -135,7 +134,8 @@ impl Fixture {
     }
 
     fn total_standbys(&self) -> usize {
-        (0..self.work.client_count())
+        self.work
+            .clients()
             .map(|c| self.work.held(c, Some(Replica::Standby)).len())
             .sum()
     }
@@ -150,7 +150,7 @@ fn set(list: &[&str]) -> BTreeSet<String> {
 }
 
 // ---------------------------------------------------------------------------
-// TaskMovementTest (§2.6.1).
+// TaskMovementTest (active movements).
 
 /// Three clients with two actives each (`0_0,1_0` / `0_1,1_1` / `0_2,1_2`).
 fn six_tasks_on_three_clients(lag: u64) -> Fixture {
@@ -241,7 +241,7 @@ fn movement_to_caught_up_clients_leaves_warmups_within_budget() {
 }
 
 /// The movement queue orders by number of caught-up clients before task id
-/// (§2.6): 0_2 (one caught-up client) is served before 0_1 (two), so it gets
+/// (Kafka's `TaskMovement` queue): 0_2 (one caught-up client) is served before 0_1 (two), so it gets
 /// the single warm-up.
 #[test]
 fn movement_fewest_caught_up_clients_first() {
@@ -343,7 +343,7 @@ fn movement_swap_needs_no_warmup_budget() {
 }
 
 // ---------------------------------------------------------------------------
-// Standby movements (§2.6.2).
+// Standby movements.
 
 /// c1 runs 0_0 (caught up), c2 has a not-caught-up standby, c3 is caught up
 /// and free. The standby moves to c3; c2 keeps its copy as a warm-up while
@@ -416,7 +416,7 @@ fn standby_movement_falls_back_to_a_more_caught_up_client() {
 }
 
 /// Warm-ups planted by the active phase stay put in the standby phase
-/// (§2.6.2 skips them) and share its budget: after 0_0 moves to c1 with a
+/// (Kafka's standby movements skip them) and share its budget: after 0_0 moves to c1 with a
 /// warm-up on c2, the standby phase neither moves that warm-up to the free
 /// caught-up c3 nor counts it.
 #[test]
@@ -446,7 +446,7 @@ fn warmups_from_the_active_phase_stay_put() {
 }
 
 // ---------------------------------------------------------------------------
-// ConstrainedPrioritySetTest (§2.4): `Work::least_loaded` over `by_load`.
+// ConstrainedPrioritySetTest: `Work::least_loaded` over `by_load`.
 
 /// Clients c1 (capacity 1), c2 (3), c3 (3).
 fn three_capacities() -> Fixture {
@@ -520,7 +520,7 @@ fn priority_set_holds_each_client_once() {
     let n = fx.work.client_count();
     let keys = fx.work.load_order();
     assert_eq!(keys.len(), n);
-    let clients: BTreeSet<usize> = keys.iter().map(|&(_, c)| c).collect();
+    let clients: BTreeSet<ClientIx> = keys.iter().map(|&(_, c)| c).collect();
     assert_eq!(clients.len(), n);
     for (load, c) in keys {
         assert_eq!(
@@ -538,7 +538,7 @@ fn priority_set_honours_constraint_and_extra_filter() {
     let mut fx = three_capacities();
     fx.put("c1", Role::Active, &["0_0"]);
     let t = fx.t("0_0");
-    let constraint = |c: usize| !fx.work.holds(c, t);
+    let constraint = |c: ClientIx| !fx.work.holds(c, t);
     let (c1, c2, c3) = (fx.c("c1"), fx.c("c2"), fx.c("c3"));
     assert_eq!(fx.work.least_loaded(constraint), Some(c2));
     assert_eq!(fx.work.least_loaded(|c| constraint(c) && c != c2), Some(c3));
@@ -546,7 +546,7 @@ fn priority_set_honours_constraint_and_extra_filter() {
 }
 
 // ---------------------------------------------------------------------------
-// ClientTagAwareStandbyTaskAssignorTest and the default standby assignor (§2.9).
+// ClientTagAwareStandbyTaskAssignorTest and the default standby assignor.
 
 /// Kafka's tests collect the actives into a `HashSet` and the tag-aware
 /// assignor walks that set: for these six task ids that order is 1_0, 0_2,
@@ -680,9 +680,10 @@ fn tag_aware_may_move_only_between_matching_tags() {
             clients.clone(),
         );
         let placer = StandbyPlacer::for_state(&fx.state);
-        assert_eq!(placer.may_move(0, 1), allowed, "{src:?} -> {dst:?}");
+        let (c1, c2) = (fx.c("c1"), fx.c("c2"));
+        assert_eq!(placer.may_move(c1, c2), allowed, "{src:?} -> {dst:?}");
         let plain = Fixture::new(config(0, 1, &[]), &["0_0"], clients);
-        assert!(StandbyPlacer::for_state(&plain.state).may_move(0, 1));
+        assert!(StandbyPlacer::for_state(&plain.state).may_move(c1, c2));
     }
 }
 
@@ -700,7 +701,7 @@ fn tag_aware_actives_on_the_same_zone() {
     let order = fx.order(&KAFKA_HASH_ORDER);
     StandbyPlacer::for_state(&fx.state).assign(&mut fx.work, &order, 2);
 
-    for c in 0..9 {
+    for c in fx.work.clients() {
         assert!(
             fx.work.assigned_count(c) >= fx.work.capacity[c] as usize,
             "client {c} at capacity"
@@ -724,7 +725,7 @@ fn tag_aware_actives_on_the_same_zone() {
 }
 
 /// The same input in ascending task order, as the HA assignor walks it
-/// (§2.2, §2.9): the tag rules still hold for every task, but the per-client
+/// (`HighAvailabilityTaskAssignor` and its standby assignors): the tag rules still hold for every task, but the per-client
 /// counts are no longer even — Kafka's "2 each" comes from its test's
 /// hash-set order, not from the algorithm (trace: c5 and c9 get 3, c6 and c8
 /// get 1). Standby balancing cannot repair this: every client's tags differ.
@@ -764,7 +765,7 @@ fn tag_aware_actives_on_the_same_cluster() {
     let order = fx.order(&KAFKA_HASH_ORDER);
     StandbyPlacer::for_state(&fx.state).assign(&mut fx.work, &order, 2);
 
-    for c in 0..9 {
+    for c in fx.work.clients() {
         assert!(
             fx.work.assigned_count(c) >= fx.work.capacity[c] as usize,
             "client {c} at capacity"
@@ -787,7 +788,7 @@ fn tag_aware_actives_on_the_same_cluster() {
     );
 }
 
-/// `shouldDoThePartialRackAwareness` (§2.9's example): six clients
+/// `shouldDoThePartialRackAwareness` (Kafka's test of that name): six clients
 /// {cluster1, cluster2} × {zone1..3} of capacity 1, actives 0_0 on c1
 /// (cluster1, zone1) and 1_0 on c6 (cluster2, zone3), 2 standbys. The first
 /// standby differs in both tags (c5 / c2); the second ignores the exhausted
@@ -967,8 +968,8 @@ fn tag_aware_least_loaded_without_tag_diversity() {
     }
 }
 
-/// A task left pending by the tag pass is filled least-loaded (§2.9
-/// fallback): no client differs from c1 in both zone and cluster, so the tag
+/// A task left pending by the tag pass is filled least-loaded (the tag-aware
+/// assignor's fallback): no client differs from c1 in both zone and cluster, so the tag
 /// pass places nothing and the fallback picks the least loaded, lowest id: c2.
 #[test]
 fn tag_aware_fallback_fills_pending_standbys_least_loaded() {
@@ -1028,7 +1029,7 @@ fn default_standbys_least_loaded_never_on_a_holder() {
 
 /// `StandbyTaskAssignorFactoryTest`, as far as the HA assignor uses it:
 /// configured tags → tag-aware; no tags → default, even when every client
-/// has a rack (the HA assignor passes no rack helper, §2.9).
+/// has a rack (the HA assignor passes no rack helper).
 #[test]
 fn standby_factory_tags_select_the_tag_aware_assignor() {
     let cases: [(&[&str], bool, bool); 3] = [
@@ -1059,10 +1060,10 @@ fn standby_factory_tags_select_the_tag_aware_assignor() {
 }
 
 // ---------------------------------------------------------------------------
-// balance_over_threads (§2.3) on hand-made placements.
+// balance_over_threads (Kafka's `shouldMove` rule) on hand-made placements.
 
 /// Capacities 1, 2, 3 with six actives all on c1: pairwise moves that
-/// strictly shrink the per-thread gap end at 1, 2, 3 (§2.3). Trace: c1 gives
+/// strictly shrink the per-thread gap end at 1, 2, 3 (`shouldMove`). Trace: c1 gives
 /// 0_0..1_0 to c2 and 1_1 to c3; c2 then gives 0_0 and 0_1 to c3.
 #[test]
 fn balance_reaches_per_thread_balance() {

@@ -1,8 +1,8 @@
 //! The mutable assignment the KIP-441 steps build, indexed by position.
 //!
-//! Clients and tasks are referred to by their position in the sorted lists of
-//! the [`ClusterState`], so index order is id order and every tie Kafka breaks
-//! by process id is broken by the index.
+//! Clients and tasks are referred to by their typed position ([`ClientIx`],
+//! [`TaskIx`]) in the sorted lists of the [`ClusterState`], so index order is
+//! id order and every tie Kafka breaks by process id is broken by the index.
 //!
 //! The placement is stored by task: each task's active owner and its replicas
 //! (a short sorted list, inline for up to four), plus each client's counts.
@@ -28,12 +28,7 @@ use smallvec::SmallVec;
 use super::rows::Rows;
 pub(super) use crate::assignor::load::Load;
 use crate::assignor::plan_of;
-use crate::model::{ClientPlan, ClusterState, Plan, TaskId};
-
-/// A client index (position in `ClusterState::clients()`).
-pub(super) type Client = usize;
-/// A task index (position in `ClusterState::tasks()`).
-pub(super) type Task = usize;
+use crate::model::{ClientIx, ClientPlan, ClusterState, IxVec, Plan, TaskId, TaskIx};
 
 /// Which of a client's sets a step works on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -51,7 +46,8 @@ pub(super) enum Replica {
 
 /// A task's replicas, sorted by client: each entry is `client << 1`, plus 1
 /// for a warm-up (a client holds at most one replica of a task, so the order
-/// of entries is the order of clients).
+/// of entries is the order of clients). A state has at most
+/// [`crate::model::MAX_CLIENTS`] (2^30) clients, so the shift cannot overflow.
 type Replicas = SmallVec<[u32; 4]>;
 
 /// A task's owner slot when no client runs it.
@@ -68,18 +64,19 @@ struct Counts {
 /// Per-client ordered sets of actives and standbys, for the steps that walk a
 /// client's tasks in order.
 struct ClientSets {
-    active: Vec<BTreeSet<Task>>,
-    standby: Vec<BTreeSet<Task>>,
+    active: IxVec<ClientIx, BTreeSet<TaskIx>>,
+    standby: IxVec<ClientIx, BTreeSet<TaskIx>>,
 }
 
 /// The placement by task, with per-client counts and the indexes the steps
 /// need.
 pub(super) struct Work {
-    pub capacity: Vec<u32>,
-    counts: Vec<Counts>,
-    /// The client running each task as active, or `NO_OWNER`.
-    owner: Vec<u32>,
-    replicas: Vec<Replicas>,
+    pub capacity: IxVec<ClientIx, u32>,
+    counts: IxVec<ClientIx, Counts>,
+    /// The client running each task as active ([`ClientIx::raw`]), or
+    /// `NO_OWNER`.
+    owner: IxVec<TaskIx, u32>,
+    replicas: IxVec<TaskIx, Replicas>,
     /// Per-client sets while a step needs them ([`Work::index_clients`]).
     sets: Option<ClientSets>,
     /// Every client keyed by (assigned load, index): Kafka's "least loaded"
@@ -89,27 +86,27 @@ pub(super) struct Work {
 
 /// Clients ordered by (load, index), with the clients whose key may be stale.
 struct LoadOrder {
-    set: BTreeSet<(Load, Client)>,
+    set: BTreeSet<(Load, ClientIx)>,
     /// The load each client is filed under in `set`.
-    key: Vec<Load>,
+    key: IxVec<ClientIx, Load>,
     /// Clients changed since the last read, each once.
-    dirty: Vec<Client>,
-    is_dirty: Vec<bool>,
+    dirty: Vec<ClientIx>,
+    is_dirty: IxVec<ClientIx, bool>,
 }
 
 impl LoadOrder {
     fn new(loads: impl Iterator<Item = Load>) -> LoadOrder {
-        let key: Vec<Load> = loads.collect();
+        let key: IxVec<ClientIx, Load> = loads.collect();
         let n = key.len();
         LoadOrder {
-            set: key.iter().enumerate().map(|(c, &l)| (l, c)).collect(),
+            set: key.iter_enumerated().map(|(c, &l)| (l, c)).collect(),
             key,
             dirty: Vec::new(),
-            is_dirty: vec![false; n],
+            is_dirty: IxVec::from_elem(false, n),
         }
     }
 
-    fn mark(&mut self, c: Client) {
+    fn mark(&mut self, c: ClientIx) {
         if !self.is_dirty[c] {
             self.is_dirty[c] = true;
             self.dirty.push(c);
@@ -117,7 +114,7 @@ impl LoadOrder {
     }
 
     /// Re-files every marked client under its current load.
-    fn refresh(&mut self, load: impl Fn(Client) -> Load) {
+    fn refresh(&mut self, load: impl Fn(ClientIx) -> Load) {
         for c in std::mem::take(&mut self.dirty) {
             self.is_dirty[c] = false;
             let now = load(c);
@@ -131,16 +128,16 @@ impl LoadOrder {
 }
 
 /// The entry of `c` in a task's replica list.
-fn entry(c: Client, kind: Replica) -> u32 {
-    let c = u32::try_from(c)
-        .ok()
-        .filter(|&c| c < 1 << 31)
-        .expect("fewer than 2^31 clients");
-    (c << 1) | u32::from(kind == Replica::Warmup)
+fn entry(c: ClientIx, kind: Replica) -> u32 {
+    debug_assert!(
+        c.index() < crate::model::MAX_CLIENTS,
+        "checked by the state"
+    );
+    (c.raw() << 1) | u32::from(kind == Replica::Warmup)
 }
 
-fn client_of(entry: u32) -> Client {
-    (entry >> 1) as Client
+fn client_of(entry: u32) -> ClientIx {
+    ClientIx::from_raw(entry >> 1)
 }
 
 fn kind_of(entry: u32) -> Replica {
@@ -153,15 +150,15 @@ fn kind_of(entry: u32) -> Replica {
 
 impl Work {
     pub(super) fn new(state: &ClusterState) -> Work {
-        let capacity: Vec<u32> = state.clients().iter().map(|c| c.capacity).collect();
+        let capacity: IxVec<ClientIx, u32> = state.clients().iter().map(|c| c.capacity).collect();
         let n = capacity.len();
         let t = state.tasks().len();
         let by_load = RefCell::new(LoadOrder::new((0..n).map(|_| Load(0.0))));
         Work {
             capacity,
-            counts: vec![Counts::default(); n],
-            owner: vec![NO_OWNER; t],
-            replicas: vec![Replicas::new(); t],
+            counts: IxVec::from_elem(Counts::default(), n),
+            owner: IxVec::from_elem(NO_OWNER, t),
+            replicas: IxVec::from_elem(Replicas::new(), t),
             sets: None,
             by_load,
         }
@@ -171,54 +168,60 @@ impl Work {
         self.capacity.len()
     }
 
-    pub(super) fn task_count(&self) -> usize {
-        self.owner.len()
+    /// Every client, ascending.
+    pub(super) fn clients(&self) -> impl DoubleEndedIterator<Item = ClientIx> + Clone {
+        self.capacity.indices()
+    }
+
+    /// Every task, ascending.
+    pub(super) fn all_tasks(&self) -> impl DoubleEndedIterator<Item = TaskIx> + Clone {
+        self.owner.indices()
     }
 
     /// Actives, standbys and warm-ups on `c`.
-    pub(super) fn assigned_count(&self, c: Client) -> usize {
+    pub(super) fn assigned_count(&self, c: ClientIx) -> usize {
         let n = self.counts[c];
         (n.active + n.standby + n.warmup) as usize
     }
 
     /// Kafka's `assignedTaskLoad`: all replicas per thread.
-    pub(super) fn assigned_load(&self, c: Client) -> Load {
+    pub(super) fn assigned_load(&self, c: ClientIx) -> Load {
         Load::of(self.assigned_count(c), self.capacity[c])
     }
 
     /// Kafka's `activeTaskLoad`: actives per thread.
-    pub(super) fn active_load(&self, c: Client) -> Load {
+    pub(super) fn active_load(&self, c: ClientIx) -> Load {
         Load::of(self.counts[c].active as usize, self.capacity[c])
     }
 
     /// The client running `t` as active.
-    pub(super) fn owner(&self, t: Task) -> Option<Client> {
+    pub(super) fn owner(&self, t: TaskIx) -> Option<ClientIx> {
         let o = self.owner[t];
-        (o != NO_OWNER).then_some(o as Client)
+        (o != NO_OWNER).then(|| ClientIx::from_raw(o))
     }
 
     /// The clients holding a standby or warm-up of `t`, ascending, with which.
-    pub(super) fn replicas(&self, t: Task) -> impl Iterator<Item = (Client, Replica)> + '_ {
+    pub(super) fn replicas(&self, t: TaskIx) -> impl Iterator<Item = (ClientIx, Replica)> + '_ {
         self.replicas[t].iter().map(|&e| (client_of(e), kind_of(e)))
     }
 
     /// The clients holding a standby of `t`, ascending.
-    pub(super) fn standby_holders(&self, t: Task) -> impl Iterator<Item = Client> + '_ {
+    pub(super) fn standby_holders(&self, t: TaskIx) -> impl Iterator<Item = ClientIx> + '_ {
         self.replicas(t)
             .filter(|&(_, kind)| kind == Replica::Standby)
             .map(|(c, _)| c)
     }
 
     /// Where `c` sits in `t`'s replica list.
-    fn find(&self, c: Client, t: Task) -> Result<usize, usize> {
+    fn find(&self, c: ClientIx, t: TaskIx) -> Result<usize, usize> {
         self.replicas[t].binary_search_by_key(&c, |&e| client_of(e))
     }
 
-    pub(super) fn holds(&self, c: Client, t: Task) -> bool {
+    pub(super) fn holds(&self, c: ClientIx, t: TaskIx) -> bool {
         self.owner(t) == Some(c) || self.find(c, t).is_ok()
     }
 
-    pub(super) fn has_standby(&self, c: Client, t: Task) -> bool {
+    pub(super) fn has_standby(&self, c: ClientIx, t: TaskIx) -> bool {
         self.find(c, t)
             .is_ok_and(|i| kind_of(self.replicas[t][i]) == Replica::Standby)
     }
@@ -230,9 +233,9 @@ impl Work {
             return;
         }
         let n = self.client_count();
-        let mut active: Vec<Vec<Task>> = vec![Vec::new(); n];
-        let mut standby: Vec<Vec<Task>> = vec![Vec::new(); n];
-        for t in 0..self.task_count() {
+        let mut active: IxVec<ClientIx, Vec<TaskIx>> = IxVec::from_elem(Vec::new(), n);
+        let mut standby: IxVec<ClientIx, Vec<TaskIx>> = IxVec::from_elem(Vec::new(), n);
+        for t in self.all_tasks() {
             if let Some(c) = self.owner(t) {
                 active[c].push(t);
             }
@@ -242,7 +245,9 @@ impl Work {
         }
         // Pushed in task order, so each list is sorted: the trees are built
         // in bulk.
-        let sets = |lists: Vec<Vec<Task>>| lists.into_iter().map(BTreeSet::from_iter).collect();
+        let sets = |lists: IxVec<ClientIx, Vec<TaskIx>>| {
+            lists.into_iter().map(BTreeSet::from_iter).collect()
+        };
         self.sets = Some(ClientSets {
             active: sets(active),
             standby: sets(standby),
@@ -255,7 +260,7 @@ impl Work {
     }
 
     /// `c`'s actives or standbys, ascending; needs [`Work::index_clients`].
-    pub(super) fn tasks(&self, c: Client, role: Role) -> &BTreeSet<Task> {
+    pub(super) fn tasks(&self, c: ClientIx, role: Role) -> &BTreeSet<TaskIx> {
         let sets = self.sets.as_ref().expect("index_clients before tasks");
         match role {
             Role::Active => &sets.active[c],
@@ -263,11 +268,11 @@ impl Work {
         }
     }
 
-    pub(super) fn assign(&mut self, c: Client, t: Task, role: Role) {
+    pub(super) fn assign(&mut self, c: ClientIx, t: TaskIx, role: Role) {
         debug_assert!(!self.holds(c, t), "client {c} already holds task {t}");
         match role {
             Role::Active => {
-                self.owner[t] = u32::try_from(c).expect("fewer than 2^31 clients");
+                self.owner[t] = c.raw();
                 self.counts[c].active += 1;
             }
             Role::Standby => {
@@ -283,7 +288,7 @@ impl Work {
         self.by_load.get_mut().mark(c);
     }
 
-    pub(super) fn unassign(&mut self, c: Client, t: Task, role: Role) {
+    pub(super) fn unassign(&mut self, c: ClientIx, t: TaskIx, role: Role) {
         match role {
             Role::Active => {
                 debug_assert_eq!(self.owner(t), Some(c));
@@ -309,7 +314,7 @@ impl Work {
 
     /// Moves `t` on `c` from one role to the other (a swap half); the load is
     /// unchanged.
-    pub(super) fn switch_role(&mut self, c: Client, t: Task, from: Role) {
+    pub(super) fn switch_role(&mut self, c: ClientIx, t: TaskIx, from: Role) {
         let to = match from {
             Role::Active => Role::Standby,
             Role::Standby => Role::Active,
@@ -319,12 +324,12 @@ impl Work {
     }
 
     /// Adds a warm-up of `t` on `c`.
-    pub(super) fn add_warmup(&mut self, c: Client, t: Task) {
+    pub(super) fn add_warmup(&mut self, c: ClientIx, t: TaskIx) {
         self.add_replica(c, t, Replica::Warmup);
         self.by_load.get_mut().mark(c);
     }
 
-    fn add_replica(&mut self, c: Client, t: Task, kind: Replica) {
+    fn add_replica(&mut self, c: ClientIx, t: TaskIx, kind: Replica) {
         if let Err(i) = self.find(c, t) {
             self.replicas[t].insert(i, entry(c, kind));
             match kind {
@@ -335,7 +340,7 @@ impl Work {
     }
 
     /// Relabels `c`'s standby of `t` as a warm-up; the load is unchanged.
-    pub(super) fn standby_to_warmup(&mut self, c: Client, t: Task) {
+    pub(super) fn standby_to_warmup(&mut self, c: ClientIx, t: TaskIx) {
         if let Ok(i) = self.find(c, t) {
             self.replicas[t][i] = entry(c, Replica::Warmup);
             self.counts[c].standby -= 1;
@@ -347,7 +352,10 @@ impl Work {
     }
 
     /// The first client in least-loaded order that satisfies `accept`.
-    pub(super) fn least_loaded(&self, mut accept: impl FnMut(Client) -> bool) -> Option<Client> {
+    pub(super) fn least_loaded(
+        &self,
+        mut accept: impl FnMut(ClientIx) -> bool,
+    ) -> Option<ClientIx> {
         let order = self.load_order_now();
         let found = order.set.iter().map(|&(_, c)| c).find(|&c| accept(c));
         found
@@ -362,15 +370,15 @@ impl Work {
 
     /// `by_load` as read: every (load, client) key in order.
     #[cfg(test)]
-    pub(super) fn load_order(&self) -> Vec<(Load, Client)> {
+    pub(super) fn load_order(&self) -> Vec<(Load, ClientIx)> {
         self.load_order_now().set.iter().copied().collect()
     }
 
     /// The tasks `c` holds as `kind` (active when `None`), ascending: a scan
     /// of every task, for tests.
     #[cfg(test)]
-    pub(super) fn held(&self, c: Client, kind: Option<Replica>) -> BTreeSet<Task> {
-        (0..self.task_count())
+    pub(super) fn held(&self, c: ClientIx, kind: Option<Replica>) -> BTreeSet<TaskIx> {
+        self.all_tasks()
             .filter(|&t| match kind {
                 None => self.owner(t) == Some(c),
                 Some(k) => self
@@ -384,12 +392,10 @@ impl Work {
     /// bucketed in one pass over the tasks, so each list is in id order.
     pub(super) fn into_plan(self, state: &ClusterState, name: &str) -> Plan {
         let ids = state.task_ids();
-        let held: usize = (0..self.client_count())
-            .map(|c| self.assigned_count(c))
-            .sum();
+        let held: usize = self.clients().map(|c| self.assigned_count(c)).sum();
         let mut buckets: Vec<u32> = Vec::with_capacity(held);
         let mut values: Vec<TaskId> = Vec::with_capacity(held);
-        for (t, &id) in ids.iter().enumerate() {
+        for (t, &id) in self.all_tasks().zip(ids) {
             let active = self.owner(t).map(|c| (c, None));
             let replicas = self.replicas(t).map(|(c, k)| (c, Some(k)));
             for (c, kind) in active.into_iter().chain(replicas) {
@@ -398,13 +404,13 @@ impl Work {
             }
         }
         let rows = Rows::keyed(3 * self.client_count(), &buckets, &values);
-        let set = |c: Client, kind: Option<Replica>| {
+        let set = |c: ClientIx, kind: Option<Replica>| {
             rows.row(plan_bucket(c, kind) as usize)
                 .iter()
                 .copied()
                 .collect()
         };
-        let plans = (0..self.client_count()).map(|c| ClientPlan {
+        let plans = self.clients().map(|c| ClientPlan {
             active: set(c, None),
             standby: set(c, Some(Replica::Standby)),
             warmup: set(c, Some(Replica::Warmup)),
@@ -413,14 +419,19 @@ impl Work {
     }
 }
 
-/// The plan list of `c`'s actives (`None`) or replicas of a kind.
-fn plan_bucket(c: Client, kind: Option<Replica>) -> u32 {
+/// The plan list of `c`'s actives (`None`) or replicas of a kind: below
+/// `3 · 2^30` since a state has at most [`crate::model::MAX_CLIENTS`] clients.
+fn plan_bucket(c: ClientIx, kind: Option<Replica>) -> u32 {
     let k = match kind {
         None => 0,
         Some(Replica::Standby) => 1,
         Some(Replica::Warmup) => 2,
     };
-    u32::try_from(3 * c + k).expect("fewer than 2^30 clients")
+    debug_assert!(
+        c.index() < crate::model::MAX_CLIENTS,
+        "checked by the state"
+    );
+    3 * c.raw() + k
 }
 
 impl crate::assignor::rack::RackWork for Work {
@@ -428,32 +439,32 @@ impl crate::assignor::rack::RackWork for Work {
         Work::client_count(self)
     }
 
-    fn active_owner(&self, t: Task) -> Option<Client> {
+    fn active_owner(&self, t: TaskIx) -> Option<ClientIx> {
         self.owner(t)
     }
 
-    fn move_active(&mut self, t: Task, from: Client, to: Client) {
+    fn move_active(&mut self, t: TaskIx, from: ClientIx, to: ClientIx) {
         self.unassign(from, t, Role::Active);
         self.assign(to, t, Role::Active);
     }
 
     /// Needs [`Work::index_clients`].
-    fn standbys(&self, c: Client) -> Vec<Task> {
+    fn standbys(&self, c: ClientIx) -> Vec<TaskIx> {
         self.tasks(c, Role::Standby).iter().copied().collect()
     }
 
-    fn holders(&self, t: Task) -> Vec<Client> {
-        let mut holders: Vec<Client> = self.replicas(t).map(|(c, _)| c).collect();
+    fn holders(&self, t: TaskIx) -> Vec<ClientIx> {
+        let mut holders: Vec<ClientIx> = self.replicas(t).map(|(c, _)| c).collect();
         holders.extend(self.owner(t));
         holders.sort_unstable();
         holders
     }
 
-    fn holds(&self, c: Client, t: Task) -> bool {
+    fn holds(&self, c: ClientIx, t: TaskIx) -> bool {
         Work::holds(self, c, t)
     }
 
-    fn move_standby(&mut self, t: Task, from: Client, to: Client) {
+    fn move_standby(&mut self, t: TaskIx, from: ClientIx, to: ClientIx) {
         self.unassign(from, t, Role::Standby);
         self.assign(to, t, Role::Standby);
     }

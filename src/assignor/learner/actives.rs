@@ -1,4 +1,4 @@
-//! Actives in §1.8's order. Stateful: (1) a ready learner, (2) the previous
+//! Actives in the first design's order. Stateful: (1) a ready learner, (2) the previous
 //! owner, (3) the client of an unready learner, (4) any client with room.
 //! Stateless: the previous owner, else the least loaded client.
 
@@ -7,13 +7,14 @@ use std::cmp::Reverse;
 use crate::assignor::load::Load;
 
 use super::balance::balance;
-use super::work::{Client, Kind, Task, Work};
+use super::work::{Bounds, Kind, Work};
+use crate::model::{ClientIx, TaskIx};
 
 /// Places every stateful task's active; `bounds[c]` is client `c`'s fair
 /// share `(⌊f⌋, ⌈f⌉)` of stateful actives.
-pub(super) fn place_stateful(work: &mut Work, stateful: &[Task], bounds: &[(usize, usize)]) {
+pub(super) fn place_stateful(work: &mut Work, stateful: &[TaskIx], bounds: &Bounds) {
     let room =
-        |w: &Work, c: Client| !w.leaving[c] && w.load[Kind::Stateful as usize][c] < bounds[c].1;
+        |w: &Work, c: ClientIx| !w.leaving[c] && w.load[Kind::Stateful as usize][c] < bounds[c].1;
     // (1) A learner that has caught up takes the active over.
     for &t in stateful {
         let ready = work.prev_learners[t]
@@ -50,7 +51,8 @@ pub(super) fn place_stateful(work: &mut Work, stateful: &[Task], bounds: &[(usiz
     // fails over), then those with room, then the least loaded.
     for &t in stateful {
         if work.owner[t].is_none() {
-            let c = (0..work.client_count())
+            let c = work
+                .clients()
                 .min_by_key(|&c| {
                     let load = work.load[Kind::Stateful as usize][c];
                     (
@@ -72,13 +74,13 @@ pub(super) fn place_stateful(work: &mut Work, stateful: &[Task], bounds: &[(usiz
 /// stays and has room, else the staying client with room and the fewest
 /// stateless actives per thread; then moves them (no state to learn) until every
 /// client is within its share: leaving owners first, then the most loaded.
-pub(super) fn place_stateless(work: &mut Work, stateless: &[Task], bounds: &[(usize, usize)]) {
+pub(super) fn place_stateless(work: &mut Work, stateless: &[TaskIx], bounds: &Bounds) {
     let k = Kind::Stateless as usize;
     for &t in stateless {
         let keep =
             work.prev_owner[t].filter(|&p| !work.leaving[p] && work.load[k][p] < bounds[p].1);
         let c = keep.unwrap_or_else(|| {
-            (0..work.client_count())
+            work.clients()
                 .min_by_key(|&c| {
                     let load = work.load[k][c];
                     let full = load >= bounds[c].1;
@@ -89,7 +91,8 @@ pub(super) fn place_stateless(work: &mut Work, stateless: &[Task], bounds: &[(us
         work.set_active(c, t);
     }
     balance(work, Kind::Stateless, bounds, |w, r, is_donor| {
-        let task = (0..w.owner.len())
+        let task = w
+            .tasks()
             .filter(|&t| w.kind(t) == Kind::Stateless)
             .filter_map(|t| w.owner[t].filter(|&h| is_donor(w, h)).map(|h| (t, h)))
             .min_by_key(|&(t, h)| {

@@ -14,17 +14,18 @@
 //! served in id order. Each transfer lowers the total distance to the
 //! shares, so there are at most as many transfers as tasks.
 
-use super::work::{Client, Kind, Work};
+use super::work::{Bounds, Kind, Work};
+use crate::model::ClientIx;
 
 /// Whether client `c` may give a task away in `phase`.
-fn donor(work: &Work, kind: Kind, bounds: &[(usize, usize)], phase: usize, c: Client) -> bool {
+fn donor(work: &Work, kind: Kind, bounds: &Bounds, phase: usize, c: ClientIx) -> bool {
     let load = work.load[kind as usize][c];
     let (lo, hi) = bounds[c];
     (work.leaving[c] && load > 0) || load > if phase == 3 { lo } else { hi }
 }
 
 /// Whether client `c` should receive a task in `phase`.
-fn receiver(work: &Work, kind: Kind, bounds: &[(usize, usize)], phase: usize, c: Client) -> bool {
+fn receiver(work: &Work, kind: Kind, bounds: &Bounds, phase: usize, c: ClientIx) -> bool {
     let load = work.load[kind as usize][c];
     let (lo, hi) = bounds[c];
     !work.leaving[c] && load < if phase == 2 { hi } else { lo }
@@ -36,13 +37,13 @@ fn receiver(work: &Work, kind: Kind, bounds: &[(usize, usize)], phase: usize, c:
 pub(super) fn balance(
     work: &mut Work,
     kind: Kind,
-    bounds: &[(usize, usize)],
-    mut shift: impl FnMut(&mut Work, Client, &dyn Fn(&Work, Client) -> bool) -> bool,
+    bounds: &Bounds,
+    mut shift: impl FnMut(&mut Work, ClientIx, &dyn Fn(&Work, ClientIx) -> bool) -> bool,
 ) {
     for phase in 1..=3 {
-        for r in 0..work.client_count() {
+        for r in work.clients() {
             while receiver(work, kind, bounds, phase, r) {
-                let is_donor = |w: &Work, c: Client| c != r && donor(w, kind, bounds, phase, c);
+                let is_donor = |w: &Work, c: ClientIx| c != r && donor(w, kind, bounds, phase, c);
                 if !shift(work, r, &is_donor) {
                     break;
                 }

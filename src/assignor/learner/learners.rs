@@ -1,4 +1,4 @@
-//! Learners (§1.8): existing ones are kept while they still bring their
+//! Learners (KIP-441's first design): existing ones are kept while they still bring their
 //! client toward its share; then heavy clients' tasks are learned on light
 //! clients, preferring a client that holds a standby (the standby turns into
 //! the learner). A task has at most one learner, paired with its one active.
@@ -10,7 +10,8 @@ use crate::assignor::load::Load;
 use crate::model::Lag;
 
 use super::balance::balance;
-use super::work::{Client, Kind, Task, Work};
+use super::work::{Bounds, Kind, Work};
+use crate::model::{ClientIx, IxVec, TaskIx};
 
 const STATEFUL: usize = Kind::Stateful as usize;
 
@@ -22,13 +23,13 @@ const STATEFUL: usize = Kind::Stateful as usize;
 /// own outcome is the same plan. Otherwise each is kept, clients and tasks in
 /// id order, while its client is below `hi` and the task's owner is leaving
 /// or above `lo`.
-pub(super) fn keep(work: &mut Work, bounds: &[(usize, usize)]) {
+pub(super) fn keep(work: &mut Work, bounds: &Bounds) {
     let state = work.state;
     let mut candidates = Vec::new();
-    let mut taken = vec![false; work.owner.len()];
-    for (c, client) in state.clients().iter().enumerate() {
+    let mut taken: IxVec<TaskIx, bool> = IxVec::from_elem(false, work.owner.len());
+    for (c, client) in state.client_ixs().zip(state.clients()) {
         for &id in &client.previous_warmup {
-            let t = state.task_position(id).expect("validated: a known task");
+            let t = state.task_ix(id).expect("validated: a known task");
             let Some(h) = work.owner[t] else { continue };
             if h != c && !taken[t] && !work.leaving[c] && !work.caught_up(c, t) {
                 taken[t] = true;
@@ -43,7 +44,7 @@ pub(super) fn keep(work: &mut Work, bounds: &[(usize, usize)]) {
     }
     let all_fit = load
         .iter()
-        .zip(bounds)
+        .zip(bounds.iter())
         .all(|(&n, &(lo, hi))| (lo..=hi).contains(&n));
     for (c, t, h) in candidates {
         let helps = work.load[STATEFUL][c] < bounds[c].1
@@ -57,7 +58,7 @@ pub(super) fn keep(work: &mut Work, bounds: &[(usize, usize)]) {
 /// Brings every client within its share of stateful actives: each task
 /// taken from a donor goes to the receiver at once when the receiver is
 /// already caught up on it, and to a new learner there otherwise.
-pub(super) fn place(work: &mut Work, bounds: &[(usize, usize)]) {
+pub(super) fn place(work: &mut Work, bounds: &Bounds) {
     let mut index = Learnable::new(work);
     balance(work, Kind::Stateful, bounds, |w, r, is_donor| {
         match index.pick(w, r, is_donor) {
@@ -80,30 +81,30 @@ pub(super) fn place(work: &mut Work, bounds: &[(usize, usize)]) {
 /// per owner, ordered by (end offset, id): the order `pick` wants among the
 /// tasks the receiver reported no lag for (their lag is the end offset).
 struct Learnable {
-    by_owner: Vec<BTreeSet<(u64, Task)>>,
+    by_owner: IxVec<ClientIx, BTreeSet<(u64, TaskIx)>>,
 }
 
 impl Learnable {
     /// `t`'s key in its owner's set.
-    fn key(work: &Work, t: Task) -> (u64, Task) {
-        (work.state.tasks()[t].end_offset, t)
+    fn key(work: &Work, t: TaskIx) -> (u64, TaskIx) {
+        (work.task(t).end_offset, t)
     }
 
     /// Removes `t` from its owner's set (it is being learned or moved).
-    fn take(&mut self, work: &Work, t: Task) {
+    fn take(&mut self, work: &Work, t: TaskIx) {
         let owner = work.owner[t].expect("a learnable task has an owner");
         self.by_owner[owner].remove(&Self::key(work, t));
     }
 
     /// Files `t` under its (new) owner: it is learnable again there.
-    fn give(&mut self, work: &Work, t: Task) {
+    fn give(&mut self, work: &Work, t: TaskIx) {
         let owner = work.owner[t].expect("a moved task has an owner");
         self.by_owner[owner].insert(Self::key(work, t));
     }
 
     fn new(work: &Work) -> Learnable {
-        let mut by_owner = vec![BTreeSet::new(); work.client_count()];
-        for t in 0..work.owner.len() {
+        let mut by_owner = IxVec::from_elem(BTreeSet::new(), work.client_count());
+        for t in work.tasks() {
             if let Some(h) = work.owner[t] {
                 if work.kind(t) == Kind::Stateful && work.learner_of[t].is_none() {
                     by_owner[h].insert(Self::key(work, t));
@@ -126,27 +127,28 @@ impl Learnable {
     fn pick(
         &self,
         work: &Work,
-        r: Client,
-        is_donor: &dyn Fn(&Work, Client) -> bool,
-    ) -> Option<Task> {
+        r: ClientIx,
+        is_donor: &dyn Fn(&Work, ClientIx) -> bool,
+    ) -> Option<TaskIx> {
         let state = work.state;
-        let reports = &state.clients()[r].lags;
-        let key = |t: Task, h: Client, lag: Lag| {
+        let reports = &work.client(r).lags;
+        let key = |t: TaskIx, h: ClientIx, lag: Lag| {
             let load = Load::of(work.load[STATEFUL][h], work.capacity(h));
             (!work.leaving[h], lag, Reverse(load), t)
         };
         let reported = reports.iter().filter_map(|(&id, &lag)| {
-            let t = state.task_position(id)?;
+            let t = state.task_ix(id)?;
             let h = work.owner[t]?;
             let learnable = work.kind(t) == Kind::Stateful && work.learner_of[t].is_none();
             (learnable && is_donor(work, h)).then(|| key(t, h, lag))
         });
-        let unreported = (0..work.client_count())
+        let unreported = work
+            .clients()
             .filter(|&h| is_donor(work, h))
             .filter_map(|h| {
                 self.by_owner[h]
                     .iter()
-                    .find(|&&(_, t)| !reports.contains_key(&state.tasks()[t].id))
+                    .find(|&&(_, t)| !reports.contains_key(&work.task(t).id))
                     .map(|&(end, t)| key(t, h, Lag::Records(end)))
             });
         reported.chain(unreported).min().map(|(.., t)| t)

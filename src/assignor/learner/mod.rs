@@ -1,5 +1,6 @@
 //! `kip441-learner`: the first design of KIP-441 (2019), with *learner* tasks
-//! instead of warm-ups and probing rebalances (kip441-spec §1.8). It was
+//! instead of warm-ups and probing rebalances (the "Old version of KIP-441"
+//! page of the KIP on the Kafka wiki; `docs/algorithms.md`, *kip441-learner*). It was
 //! replaced before release; this strategy lets the simulator ask whether the
 //! redesign was worth it.
 //!
@@ -21,7 +22,7 @@
 //! 6. scale-down: a leaving member waits for its tasks to be learned
 //!    elsewhere, bounded by `scale.down.timeout.ms` (default infinity).
 //!
-//! # Where this port chooses (§1.8 leaves these open)
+//! # Where this port chooses (the first design leaves these open)
 //! - *Ready* is kip441's caught-up rule: lag within `acceptable_recovery_lag`
 //!   (or running), through [`Lag::is_caught_up`](crate::model::Lag::is_caught_up).
 //!   A *learner* is a warm-up in the plan; a client's previous learners are
@@ -89,6 +90,8 @@
 //! the same input gives the same plan, and a plan made again on its own
 //! outcome with the same lags is the same plan.
 
+#![warn(clippy::cast_possible_truncation)]
+
 mod actives;
 mod balance;
 mod learners;
@@ -102,10 +105,10 @@ use std::collections::BTreeSet;
 
 use crate::assignor::load::Load;
 use crate::assignor::share::weighted_share_bounds;
-use crate::model::{ClusterState, Plan};
+use crate::model::{ClientIx, ClusterState, IxVec, Plan, TaskIx};
 
 use super::{AssignError, Assignor, Claims, LeaveBehaviour, StrategyInfo};
-use work::{Kind, Work};
+use work::{Bounds, Kind, Work};
 
 /// KIP-441's first design: learner tasks, rejoin when caught up.
 ///
@@ -169,10 +172,10 @@ impl Assignor for Kip441Learner {
 
 /// Actives, learners, then standbys, on a state with at least one client.
 fn assign_tasks(work: &mut Work) {
-    let (stateful, stateless): (Vec<usize>, Vec<usize>) =
-        (0..work.owner.len()).partition(|&t| work.kind(t) == Kind::Stateful);
+    let (stateful, stateless): (Vec<TaskIx>, Vec<TaskIx>) =
+        work.tasks().partition(|&t| work.kind(t) == Kind::Stateful);
     let weights = work.weights();
-    let stateful_bounds = weighted_share_bounds(&weights, stateful.len());
+    let stateful_bounds = Bounds::from_raw(weighted_share_bounds(weights.as_raw(), stateful.len()));
 
     actives::place_stateful(work, &stateful, &stateful_bounds);
     learners::keep(work, &stateful_bounds);
@@ -187,11 +190,12 @@ fn assign_tasks(work: &mut Work) {
 /// actives per thread, counting its intended stateful ones, ties by id, so
 /// that stateful and stateless rounding do not add up (kip441 places its
 /// stateless tasks by active load the same way).
-fn stateless_quotas(work: &Work, stateless: usize) -> Vec<(usize, usize)> {
+fn stateless_quotas(work: &Work, stateless: usize) -> Bounds {
     let stateful = &work.load[Kind::Stateful as usize];
-    let mut quota = vec![0; work.client_count()];
-    let load = |c: usize, q: usize| Load::of(stateful[c] + q, work.capacity(c));
-    let mut by_load: BTreeSet<(Load, usize)> = (0..work.client_count())
+    let mut quota: IxVec<ClientIx, usize> = IxVec::from_elem(0, work.client_count());
+    let load = |c: ClientIx, q: usize| Load::of(stateful[c] + q, work.capacity(c));
+    let mut by_load: BTreeSet<(Load, ClientIx)> = work
+        .clients()
         .filter(|&c| !work.leaving[c])
         .map(|c| (load(c, 0), c))
         .collect();

@@ -1,4 +1,4 @@
-//! Standbys, placed last (§1.8): `min(num_standby_replicas, clients − 1)` per
+//! Standbys, placed last (KIP-441's first design): `min(num_standby_replicas, clients − 1)` per
 //! stateful task on clients that hold no other replica of it.
 //!
 //! A learner converted from a standby stands in for it while it learns: a
@@ -15,7 +15,8 @@ use std::collections::BTreeSet;
 use crate::assignor::load::Load;
 use crate::model::{ClusterState, Lag};
 
-use super::work::{Client, Task, Work};
+use super::work::Work;
+use crate::model::{ClientIx, IxVec, TaskIx};
 
 /// Places the standbys of every task of `stateful`.
 ///
@@ -27,7 +28,7 @@ use super::work::{Client, Task, Work};
 /// `wanted` keys among its special clients and the first `wanted` others
 /// from the set: O((wanted + special) log C) per task, not a sort of all
 /// clients.
-pub(super) fn place(work: &mut Work, stateful: &[Task]) {
+pub(super) fn place(work: &mut Work, stateful: &[TaskIx]) {
     let replicas = work.state.config().num_standby_replicas as usize;
     let expected = replicas.min(work.client_count().saturating_sub(1));
     if expected == 0 {
@@ -35,13 +36,14 @@ pub(super) fn place(work: &mut Work, stateful: &[Task]) {
     }
     let special = special_clients(work.state);
     let acceptable = work.state.config().acceptable_recovery_lag;
-    let load = |w: &Work, c: Client| Load::of(w.assigned_count(c), w.capacity(c));
-    let mut order: BTreeSet<(bool, Load, Client)> = (0..work.client_count())
+    let load = |w: &Work, c: ClientIx| Load::of(w.assigned_count(c), w.capacity(c));
+    let mut order: BTreeSet<(bool, Load, ClientIx)> = work
+        .clients()
         .map(|c| (work.leaving[c], load(work, c), c))
         .collect();
     for &t in stateful {
         let (owner, learner) = (work.owner[t], work.learner_of[t]);
-        let holds = |c: Client| owner == Some(c) || learner == Some(c);
+        let holds = |c: ClientIx| owner == Some(c) || learner == Some(c);
         let listed = &special[t];
         let wanted = if learner.is_some() {
             let kept = listed
@@ -52,9 +54,9 @@ pub(super) fn place(work: &mut Work, stateful: &[Task]) {
         } else {
             expected
         };
-        let end = work.state.tasks()[t].end_offset;
+        let end = work.task(t).end_offset;
         let nobody_caught_up = !Lag::Records(end).is_caught_up(acceptable);
-        let mut keys: Vec<(bool, bool, bool, Load, Client)> = listed
+        let mut keys: Vec<(bool, bool, bool, Load, ClientIx)> = listed
             .iter()
             .filter(|&&c| !holds(c))
             .map(|&c| {
@@ -84,12 +86,12 @@ pub(super) fn place(work: &mut Work, stateful: &[Task]) {
 
 /// For every task, the clients (ascending, once each) that held it as a
 /// standby or reported a lag for it.
-fn special_clients(state: &ClusterState) -> Vec<Vec<Client>> {
-    let mut special = vec![Vec::new(); state.tasks().len()];
-    for (c, client) in state.clients().iter().enumerate() {
+fn special_clients(state: &ClusterState) -> IxVec<TaskIx, Vec<ClientIx>> {
+    let mut special = IxVec::from_elem(Vec::new(), state.tasks().len());
+    for (c, client) in state.client_ixs().zip(state.clients()) {
         for id in client.previous_standby.iter().chain(client.lags.keys()) {
-            if let Some(t) = state.task_position(*id) {
-                let list: &mut Vec<Client> = &mut special[t];
+            if let Some(t) = state.task_ix(*id) {
+                let list: &mut Vec<ClientIx> = &mut special[t];
                 if list.last() != Some(&c) {
                     list.push(c);
                 }

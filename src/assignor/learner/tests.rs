@@ -1,11 +1,19 @@
-//! Unit tests of single steps; the §1.8 walkthrough, the rules and the
+//! Unit tests of single steps; the first design's walkthrough, the rules and the
 //! properties are in `tests/it/learner.rs`.
 
 use crate::assignor::share::weighted_share_bounds;
-use crate::model::{AssignmentConfig, Client, ClusterState, Lag, Task, TaskId};
+use crate::model::{AssignmentConfig, Client, ClientIx, ClusterState, Lag, Task, TaskId, TaskIx};
 
 use super::balance::balance;
-use super::work::{Kind, Work};
+use super::work::{Bounds, Kind, Work};
+
+fn ci(i: usize) -> ClientIx {
+    ClientIx::from_position(i)
+}
+
+fn ti(i: usize) -> TaskIx {
+    TaskIx::from_position(i)
+}
 
 fn t(p: u32) -> TaskId {
     TaskId::new(0, p)
@@ -45,13 +53,14 @@ fn balance_moves_from_leaving_and_heavy_donors_to_light_receivers() {
     let mut work = Work::new(&state);
     for p in 0..5 {
         let owner = if p < 3 { 0 } else { 1 };
-        work.set_active(owner, p);
+        work.set_active(ci(owner), ti(p));
     }
-    let bounds = weighted_share_bounds(&work.weights(), 5);
-    assert_eq!(bounds, vec![(2, 3), (0, 0), (2, 3)]);
+    let bounds = Bounds::from_raw(weighted_share_bounds(work.weights().as_raw(), 5));
+    assert_eq!(bounds.as_raw(), [(2, 3), (0, 0), (2, 3)]);
     let mut shifts = Vec::new();
     balance(&mut work, Kind::Stateful, &bounds, |w, r, is_donor| {
-        let Some(t) = (0..5)
+        let Some(t) = w
+            .tasks()
             .find(|&t| w.owner[t].is_some_and(|h| is_donor(w, h)) && w.learner_of[t].is_none())
         else {
             return false;
@@ -61,8 +70,8 @@ fn balance_moves_from_leaving_and_heavy_donors_to_light_receivers() {
         true
     });
     // c (below lo = 2) learns b's two tasks first; nothing else moves.
-    assert_eq!(shifts, vec![(1, 2, 3), (1, 2, 4)]);
-    assert_eq!(work.load[Kind::Stateful as usize], vec![3, 0, 2]);
+    assert_eq!(shifts, vec![(ci(1), ci(2), ti(3)), (ci(1), ci(2), ti(4))]);
+    assert_eq!(work.load[Kind::Stateful as usize].as_raw(), [3, 0, 2]);
 }
 
 /// Stateless tasks fill the clients with the fewest actives per thread,
@@ -75,8 +84,8 @@ fn stateless_quotas_level_actives_per_thread() {
     let clients = vec![Client::new("c0", 1), Client::new("c1", 2)];
     let state = ClusterState::new(AssignmentConfig::default(), tasks, clients).expect("valid");
     let mut work = Work::new(&state);
-    work.set_active(0, 0);
-    work.set_active(0, 1);
-    work.set_active(1, 2);
-    assert_eq!(super::stateless_quotas(&work, 3), vec![(0, 0), (3, 3)]);
+    work.set_active(ci(0), ti(0));
+    work.set_active(ci(0), ti(1));
+    work.set_active(ci(1), ti(2));
+    assert_eq!(super::stateless_quotas(&work, 3).as_raw(), [(0, 0), (3, 3)]);
 }

@@ -1,20 +1,18 @@
 //! The mutable assignment `kip441-learner` builds, indexed by position.
 //!
-//! Clients and tasks are referred to by their position in the sorted lists of
-//! the [`ClusterState`], so index order is id order and every tie is broken
-//! by the index. `load` holds each client's *intended* count per kind of
+//! Clients and tasks are referred to by their typed position ([`ClientIx`],
+//! [`TaskIx`]) in the sorted lists of the [`ClusterState`], so index order is
+//! id order and every tie is broken by the index. `load` holds each client's *intended* count per kind of
 //! task: the actives it runs, minus those a learner elsewhere is taking from
 //! it, plus those its own learners are taking over.
 
 use std::collections::BTreeSet;
 
-use crate::assignor::{plan_of, task_ids};
-use crate::model::{ClientPlan, ClusterState, Lag, Plan};
+use crate::assignor::plan_of;
+use crate::model::{ClientIx, ClientPlan, ClusterState, IxVec, Lag, Plan, TaskIx};
 
-/// A client index (position in `ClusterState::clients()`).
-pub(super) type Client = usize;
-/// A task index (position in `ClusterState::tasks()`).
-pub(super) type Task = usize;
+/// Each client's fair share `(lo, hi)` of a kind of task.
+pub(super) type Bounds = IxVec<ClientIx, (usize, usize)>;
 
 /// The two kinds of task, balanced apart.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -28,20 +26,20 @@ pub(super) enum Kind {
 pub(super) struct Work<'s> {
     pub state: &'s ClusterState,
     /// Whether each client is leaving; no client is when every client is.
-    pub leaving: Vec<bool>,
-    pub active: Vec<BTreeSet<Task>>,
-    pub standby: Vec<BTreeSet<Task>>,
-    pub learner: Vec<BTreeSet<Task>>,
+    pub leaving: IxVec<ClientIx, bool>,
+    pub active: IxVec<ClientIx, BTreeSet<TaskIx>>,
+    pub standby: IxVec<ClientIx, BTreeSet<TaskIx>>,
+    pub learner: IxVec<ClientIx, BTreeSet<TaskIx>>,
     /// The client running each task as active.
-    pub owner: Vec<Option<Client>>,
+    pub owner: IxVec<TaskIx, Option<ClientIx>>,
     /// The client learning each task (at most one).
-    pub learner_of: Vec<Option<Client>>,
+    pub learner_of: IxVec<TaskIx, Option<ClientIx>>,
     /// The previous owner of each task among the clients.
-    pub prev_owner: Vec<Option<Client>>,
+    pub prev_owner: IxVec<TaskIx, Option<ClientIx>>,
     /// Clients that held each task as a learner (previous warm-up), in order.
-    pub prev_learners: Vec<Vec<Client>>,
+    pub prev_learners: IxVec<TaskIx, Vec<ClientIx>>,
     /// Intended counts per kind: `load[kind][client]`.
-    pub load: [Vec<usize>; 2],
+    pub load: [IxVec<ClientIx, usize>; 2],
 }
 
 impl<'s> Work<'s> {
@@ -49,14 +47,14 @@ impl<'s> Work<'s> {
         let clients = state.clients();
         let n = clients.len();
         let t = state.tasks().len();
-        let mut leaving: Vec<bool> = clients.iter().map(|c| c.leaving).collect();
+        let mut leaving: IxVec<ClientIx, bool> = clients.iter().map(|c| c.leaving).collect();
         if leaving.iter().all(|&l| l) {
-            leaving.fill(false);
+            leaving = IxVec::from_elem(false, n);
         }
-        let mut prev_owner = vec![None; t];
-        let mut prev_learners = vec![Vec::new(); t];
-        for (c, client) in clients.iter().enumerate() {
-            let position = |id| state.task_position(id).expect("validated: a known task");
+        let mut prev_owner = IxVec::from_elem(None, t);
+        let mut prev_learners = IxVec::from_elem(Vec::new(), t);
+        for (c, client) in state.client_ixs().zip(clients) {
+            let position = |id| state.task_ix(id).expect("validated: a known task");
             for &id in &client.previous_active {
                 prev_owner[position(id)] = Some(c);
             }
@@ -67,14 +65,14 @@ impl<'s> Work<'s> {
         Work {
             state,
             leaving,
-            active: vec![BTreeSet::new(); n],
-            standby: vec![BTreeSet::new(); n],
-            learner: vec![BTreeSet::new(); n],
-            owner: vec![None; t],
-            learner_of: vec![None; t],
+            active: IxVec::from_elem(BTreeSet::new(), n),
+            standby: IxVec::from_elem(BTreeSet::new(), n),
+            learner: IxVec::from_elem(BTreeSet::new(), n),
+            owner: IxVec::from_elem(None, t),
+            learner_of: IxVec::from_elem(None, t),
             prev_owner,
             prev_learners,
-            load: [vec![0; n], vec![0; n]],
+            load: [IxVec::from_elem(0, n), IxVec::from_elem(0, n)],
         }
     }
 
@@ -82,8 +80,28 @@ impl<'s> Work<'s> {
         self.active.len()
     }
 
-    pub(super) fn kind(&self, t: Task) -> Kind {
-        if self.state.tasks()[t].stateful {
+    /// Every client, ascending.
+    pub(super) fn clients(&self) -> impl DoubleEndedIterator<Item = ClientIx> + Clone {
+        self.active.indices()
+    }
+
+    /// Every task, ascending.
+    pub(super) fn tasks(&self) -> impl DoubleEndedIterator<Item = TaskIx> + Clone {
+        self.owner.indices()
+    }
+
+    /// The task at `t`.
+    pub(super) fn task(&self, t: TaskIx) -> &'s crate::model::Task {
+        &self.state.tasks()[t.index()]
+    }
+
+    /// The client at `c`.
+    pub(super) fn client(&self, c: ClientIx) -> &'s crate::model::Client {
+        &self.state.clients()[c.index()]
+    }
+
+    pub(super) fn kind(&self, t: TaskIx) -> Kind {
+        if self.task(t).stateful {
             Kind::Stateful
         } else {
             Kind::Stateless
@@ -91,27 +109,26 @@ impl<'s> Work<'s> {
     }
 
     /// The lag of `c` on `t` (the end offset when `c` reported none).
-    pub(super) fn lag(&self, c: Client, t: Task) -> Lag {
-        self.state
-            .lag(&self.state.clients()[c], &self.state.tasks()[t])
+    pub(super) fn lag(&self, c: ClientIx, t: TaskIx) -> Lag {
+        self.state.lag(self.client(c), self.task(t))
     }
 
     /// Whether `c` is caught up on `t`: the rule kip441 uses (within
     /// `acceptable_recovery_lag`, or running).
-    pub(super) fn caught_up(&self, c: Client, t: Task) -> bool {
+    pub(super) fn caught_up(&self, c: ClientIx, t: TaskIx) -> bool {
         self.lag(c, t)
             .is_caught_up(self.state.config().acceptable_recovery_lag)
     }
 
     /// Whether `c` held `t` as a standby proper (not as a learner) before.
-    pub(super) fn had_standby(&self, c: Client, t: Task) -> bool {
-        let client = &self.state.clients()[c];
-        let id = self.state.tasks()[t].id;
+    pub(super) fn had_standby(&self, c: ClientIx, t: TaskIx) -> bool {
+        let client = self.client(c);
+        let id = self.task(t).id;
         client.previous_standby.contains(&id) && !client.previous_warmup.contains(&id)
     }
 
     /// The clients' weights in the fair share: capacity, 0 when leaving.
-    pub(super) fn weights(&self) -> Vec<u32> {
+    pub(super) fn weights(&self) -> IxVec<ClientIx, u32> {
         self.state
             .clients()
             .iter()
@@ -120,16 +137,16 @@ impl<'s> Work<'s> {
             .collect()
     }
 
-    pub(super) fn capacity(&self, c: Client) -> u32 {
-        self.state.clients()[c].capacity
+    pub(super) fn capacity(&self, c: ClientIx) -> u32 {
+        self.client(c).capacity
     }
 
-    pub(super) fn holds(&self, c: Client, t: Task) -> bool {
+    pub(super) fn holds(&self, c: ClientIx, t: TaskIx) -> bool {
         self.owner[t] == Some(c) || self.learner_of[t] == Some(c) || self.standby[c].contains(&t)
     }
 
     /// Makes `c` the active of unassigned `t`.
-    pub(super) fn set_active(&mut self, c: Client, t: Task) {
+    pub(super) fn set_active(&mut self, c: ClientIx, t: TaskIx) {
         debug_assert!(self.owner[t].is_none() && !self.holds(c, t));
         self.active[c].insert(t);
         self.owner[t] = Some(c);
@@ -137,7 +154,7 @@ impl<'s> Work<'s> {
     }
 
     /// Hands the active of `t` over to `to` at once.
-    pub(super) fn move_active(&mut self, t: Task, to: Client) {
+    pub(super) fn move_active(&mut self, t: TaskIx, to: ClientIx) {
         let from = self.owner[t].expect("a placed task");
         self.active[from].remove(&t);
         self.load[self.kind(t) as usize][from] -= 1;
@@ -146,7 +163,7 @@ impl<'s> Work<'s> {
     }
 
     /// Places a learner of `t` on `c`: `c` is to take the active over.
-    pub(super) fn add_learner(&mut self, c: Client, t: Task) {
+    pub(super) fn add_learner(&mut self, c: ClientIx, t: TaskIx) {
         let from = self.owner[t].expect("a placed task");
         debug_assert!(self.learner_of[t].is_none() && !self.holds(c, t));
         self.learner[c].insert(t);
@@ -155,13 +172,13 @@ impl<'s> Work<'s> {
         self.load[Kind::Stateful as usize][c] += 1;
     }
 
-    pub(super) fn add_standby(&mut self, c: Client, t: Task) {
+    pub(super) fn add_standby(&mut self, c: ClientIx, t: TaskIx) {
         debug_assert!(!self.holds(c, t));
         self.standby[c].insert(t);
     }
 
     /// Actives, standbys and learners on `c`.
-    pub(super) fn assigned_count(&self, c: Client) -> usize {
+    pub(super) fn assigned_count(&self, c: ClientIx) -> usize {
         self.active[c].len() + self.standby[c].len() + self.learner[c].len()
     }
 
@@ -169,18 +186,17 @@ impl<'s> Work<'s> {
     /// as soon as any of them has caught up.
     pub(super) fn into_plan(self, name: &str) -> Plan {
         let state = self.state;
-        let plans = (0..self.client_count()).map(|c| ClientPlan {
-            active: task_ids(state, &self.active[c]),
-            standby: task_ids(state, &self.standby[c]),
-            warmup: task_ids(state, &self.learner[c]),
+        let plans = self.clients().map(|c| ClientPlan {
+            active: state.ids_at(&self.active[c]),
+            standby: state.ids_at(&self.standby[c]),
+            warmup: state.ids_at(&self.learner[c]),
         });
         let mut plan = plan_of(state, name, plans);
         plan.followup_when_caught_up = self
             .learner_of
-            .iter()
-            .enumerate()
+            .iter_enumerated()
             .filter(|(_, l)| l.is_some())
-            .map(|(t, _)| state.tasks()[t].id)
+            .map(|(t, _)| state.tasks()[t.index()].id)
             .collect();
         plan
     }

@@ -48,6 +48,8 @@
 //! is a measuring stick, not something to run on every rebalance of a large
 //! cluster.
 
+#![warn(clippy::cast_possible_truncation)]
+
 //! # Claims
 //! `standby_count` (always `R` standbys per stateful task) and
 //! `warmup_budget` (no warm-ups). Not `resource_capacity`: resource demands

@@ -144,11 +144,11 @@ pub(crate) fn solve(
     net.solve(total)?;
     let via_hub: Vec<usize> = hub_in
         .iter()
-        .map(|e| e.map_or(0, |e| net.net.arc(e).flow as usize))
+        .map(|e| e.map_or(0, |e| units(net.net.arc(e).flow)))
         .collect();
     let per_column: Vec<usize> = hub_out
         .iter()
-        .map(|&e| net.net.arc(e).flow as usize)
+        .map(|&e| units(net.net.arc(e).flow))
         .collect();
     let Some(split) = split_hub(rows, &via_hub, per_column) else {
         return solve_dense(rows, bounds, &floors, total);
@@ -354,6 +354,12 @@ fn split_hub(
         got[r] = picked;
     }
     Some(got)
+}
+
+/// A solved arc's flow as a count: between 0 and the arc's capacity, which
+/// was made from a `usize` count (`to_i64`).
+fn units(flow: i64) -> usize {
+    usize::try_from(flow).expect("a flow is a count of units")
 }
 
 #[cfg(test)]

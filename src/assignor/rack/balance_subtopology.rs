@@ -1,4 +1,5 @@
-//! KIP-925's `BalanceSubtopologyGraphConstructor` (kip441-spec §2.10): as
+//! KIP-925's `BalanceSubtopologyGraphConstructor` (Kafka 3.6+; see
+//! `docs/algorithms.md`, *Rack balance_subtopology*): as
 //! min traffic, but each client's share of one subtopology is capped at its
 //! fair fraction, rounded up.
 

@@ -1,4 +1,5 @@
-//! KIP-925's `MinTrafficGraphConstructor` (kip441-spec §2.10): every task
+//! KIP-925's `MinTrafficGraphConstructor` (Kafka 3.6+; see
+//! `docs/algorithms.md`, *Rack min_traffic*): every task
 //! goes to one client, every client keeps exactly as many of the tasks as it
 //! holds now, at minimum total cost.
 

@@ -1,5 +1,6 @@
-//! KIP-925 rack-aware task assignment (Kafka 3.6's `RackAwareTaskAssignor`,
-//! kip441-spec §2.10), shared by `kip441` and `sticky`.
+//! KIP-925 rack-aware task assignment (Kafka 3.6's `RackAwareTaskAssignor`;
+//! `docs/algorithms.md`, *KIP-925 rack awareness*), shared by `kip441` and
+//! `sticky`.
 //!
 //! # What Kafka does
 //! With `rack_aware_strategy` `min_traffic` or `balance_subtopology`, and
@@ -38,7 +39,7 @@
 //!   (`balance_subtopology`: from an Edmonds–Karp max flow); this port runs
 //!   successive shortest paths from zero flow (`crate::flow`). The optimum
 //!   cost is the same; where several placements reach it, Java's choice is
-//!   not reproduced byte for byte (spec §2.10 note). To keep the port close
+//!   not reproduced byte for byte. To keep the port close
 //!   to Kafka where it matters, every cost is scaled by `n + 1` and one unit
 //!   is added for a task leaving its client: among the optimal placements the
 //!   one moving the fewest tasks wins, so an input that is already optimal is
@@ -60,6 +61,8 @@
 //! O(s log s) for the pair's `s` movable standbys; the same optimum as the
 //! two-client network). Memory O(n · R + C).
 
+#![warn(clippy::cast_possible_truncation)]
+
 mod balance_subtopology;
 mod min_traffic;
 mod routes;
@@ -68,7 +71,9 @@ mod tests;
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::model::{AssignmentConfig, ClusterState, RackAwareStrategy};
+#[cfg(test)]
+use crate::model::IxVec;
+use crate::model::{AssignmentConfig, ClientIx, ClusterState, RackAwareStrategy, TaskIx};
 
 /// Kafka's `STANDBY_OPTIMIZER_MAX_ITERATION`.
 pub const STANDBY_OPTIMIZER_MAX_ROUNDS: usize = 4;
@@ -171,23 +176,24 @@ pub fn enablement(state: &ClusterState) -> Enablement {
     Enablement::Enabled
 }
 
-/// What the optimisers need from an assignor's working placement, by task
-/// and client positions in the [`ClusterState`]'s sorted lists.
+/// What the optimisers need from an assignor's working placement, by typed
+/// task and client positions in the [`ClusterState`]'s sorted lists: a task
+/// passed where a client is expected does not compile.
 pub trait RackWork {
     /// Number of clients.
     fn client_count(&self) -> usize;
     /// The client running `t` as active.
-    fn active_owner(&self, t: usize) -> Option<usize>;
+    fn active_owner(&self, t: TaskIx) -> Option<ClientIx>;
     /// Moves the active of `t` from `from` to `to` (which holds no copy of it).
-    fn move_active(&mut self, t: usize, from: usize, to: usize);
+    fn move_active(&mut self, t: TaskIx, from: ClientIx, to: ClientIx);
     /// The standbys on `c`, ascending.
-    fn standbys(&self, c: usize) -> Vec<usize>;
+    fn standbys(&self, c: ClientIx) -> Vec<TaskIx>;
     /// The clients holding `t` in any role, ascending.
-    fn holders(&self, t: usize) -> Vec<usize>;
+    fn holders(&self, t: TaskIx) -> Vec<ClientIx>;
     /// Whether `c` holds `t` in any role.
-    fn holds(&self, c: usize, t: usize) -> bool;
+    fn holds(&self, c: ClientIx, t: TaskIx) -> bool;
     /// Moves the standby of `t` from `from` to `to` (which holds no copy of it).
-    fn move_standby(&mut self, t: usize, from: usize, to: usize);
+    fn move_standby(&mut self, t: TaskIx, from: ClientIx, to: ClientIx);
 }
 
 /// Plain per-client sets: the simplest [`RackWork`] (tests, callers holding a
@@ -195,22 +201,22 @@ pub trait RackWork {
 #[cfg(test)]
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Sets {
-    /// Actives per client position.
-    pub active: Vec<BTreeSet<usize>>,
-    /// Standbys per client position.
-    pub standby: Vec<BTreeSet<usize>>,
+    /// Actives per client.
+    pub active: IxVec<ClientIx, BTreeSet<TaskIx>>,
+    /// Standbys per client.
+    pub standby: IxVec<ClientIx, BTreeSet<TaskIx>>,
 }
 
 #[cfg(test)]
 impl Sets {
     /// The plan's actives and standbys (warm-ups count as standbys) by positions in `state`.
     pub fn from_plan(state: &ClusterState, plan: &crate::model::Plan) -> Sets {
-        let pos = |id| state.task_position(id).expect("plan task in state");
+        let pos = |id| state.task_ix(id).expect("plan task in state");
         let mut sets = Sets {
-            active: vec![BTreeSet::new(); state.clients().len()],
-            standby: vec![BTreeSet::new(); state.clients().len()],
+            active: IxVec::from_elem(BTreeSet::new(), state.clients().len()),
+            standby: IxVec::from_elem(BTreeSet::new(), state.clients().len()),
         };
-        for (c, client) in state.clients().iter().enumerate() {
+        for (c, client) in state.client_ixs().zip(state.clients()) {
             if let Some(cp) = plan.clients.get(&client.id) {
                 sets.active[c] = cp.active.iter().map(|&t| pos(t)).collect();
                 sets.standby[c] = cp
@@ -230,43 +236,53 @@ impl RackWork for Sets {
     fn client_count(&self) -> usize {
         self.active.len()
     }
-    fn active_owner(&self, t: usize) -> Option<usize> {
-        self.active.iter().position(|s| s.contains(&t))
+    fn active_owner(&self, t: TaskIx) -> Option<ClientIx> {
+        self.active
+            .iter_enumerated()
+            .find(|(_, s)| s.contains(&t))
+            .map(|(c, _)| c)
     }
-    fn move_active(&mut self, t: usize, from: usize, to: usize) {
+    fn move_active(&mut self, t: TaskIx, from: ClientIx, to: ClientIx) {
         self.active[from].remove(&t);
         self.active[to].insert(t);
     }
-    fn standbys(&self, c: usize) -> Vec<usize> {
+    fn standbys(&self, c: ClientIx) -> Vec<TaskIx> {
         self.standby[c].iter().copied().collect()
     }
-    fn holders(&self, t: usize) -> Vec<usize> {
-        (0..self.active.len())
+    fn holders(&self, t: TaskIx) -> Vec<ClientIx> {
+        self.active
+            .indices()
             .filter(|&c| self.holds(c, t))
             .collect()
     }
-    fn holds(&self, c: usize, t: usize) -> bool {
+    fn holds(&self, c: ClientIx, t: TaskIx) -> bool {
         self.active[c].contains(&t) || self.standby[c].contains(&t)
     }
-    fn move_standby(&mut self, t: usize, from: usize, to: usize) {
+    fn move_standby(&mut self, t: TaskIx, from: ClientIx, to: ClientIx) {
         self.standby[from].remove(&t);
         self.standby[to].insert(t);
     }
 }
 
-/// The rack of client `k` (empty when unknown: then every task is cross-rack).
-fn rack(state: &ClusterState, k: usize) -> &str {
+/// The rack of client `c` (empty when unknown: then every task is cross-rack).
+fn rack(state: &ClusterState, c: ClientIx) -> &str {
+    rack_at(state, c.index())
+}
+
+/// The rack of the client numbered `k` in a network ([`ClientIx::index`]).
+fn rack_at(state: &ClusterState, k: usize) -> &str {
     state.clients()[k].rack.as_deref().unwrap_or("")
 }
 
 /// Every client's rack as a class number (clients with the same rack share
-/// one), for the sparse networks.
-fn rack_classes(state: &ClusterState, m: usize) -> Vec<usize> {
+/// one), for the sparse networks, by [`ClientIx::index`].
+fn rack_classes(state: &ClusterState) -> Vec<usize> {
     let mut number: BTreeMap<&str, usize> = BTreeMap::new();
-    (0..m)
-        .map(|k| {
+    state
+        .client_ixs()
+        .map(|c| {
             let next = number.len();
-            *number.entry(rack(state, k)).or_insert(next)
+            *number.entry(rack(state, c)).or_insert(next)
         })
         .collect()
 }
@@ -279,7 +295,8 @@ fn cost_fn<'a>(
     current: &'a [usize],
     cross: impl Fn(usize, usize) -> bool + 'a,
 ) -> impl Fn(usize, usize) -> i64 + 'a {
-    let scale = n as i64 + 1;
+    // At most MAX_TASKS tasks: far below i64::MAX.
+    let scale = i64::try_from(n).map_or(i64::MAX, |n| n.saturating_add(1));
     let worst = (costs.traffic + costs.non_overlap).max(1);
     let tie_break = worst
         .checked_mul(scale)
@@ -297,13 +314,16 @@ fn cost_fn<'a>(
 }
 
 /// Kafka's `optimizeActiveTasks`: re-places the actives of `tasks`
-/// (ascending positions, each with an active) over all clients with the
-/// network of the configured strategy; a no-op with strategy `none`.
-/// Callers check [`enablement`] first. Returns how many actives moved.
+/// (ascending, each with an active) over all clients with the network of
+/// the configured strategy; a no-op with strategy `none`. Callers check
+/// [`enablement`] first. Returns how many actives moved.
+///
+/// In the networks, task `i` is `tasks[i]` and client `k` the client of
+/// [`ClientIx::index`] `k`.
 pub fn optimize_active<W: RackWork>(
     state: &ClusterState,
     work: &mut W,
-    tasks: &[usize],
+    tasks: &[TaskIx],
     costs: Costs,
 ) -> usize {
     let strategy = state.config().rack_aware_strategy;
@@ -311,21 +331,26 @@ pub fn optimize_active<W: RackWork>(
     if strategy == RackAwareStrategy::None || tasks.is_empty() || m == 0 {
         return 0;
     }
-    let current: Vec<usize> = tasks
+    let owners: Vec<ClientIx> = tasks
         .iter()
         .map(|&t| {
             work.active_owner(t)
                 .expect("every optimised task has an active")
         })
         .collect();
-    let cross = |i: usize, k: usize| !state.tasks()[tasks[i]].racks.contains(rack(state, k));
+    let current: Vec<usize> = owners.iter().map(|c| c.index()).collect();
+    let cross = |i: usize, k: usize| {
+        !state.tasks()[tasks[i].index()]
+            .racks
+            .contains(rack_at(state, k))
+    };
     let cost = cost_fn(tasks.len(), costs, &current, cross);
-    let class = rack_classes(state, m);
+    let class = rack_classes(state);
     let placed = match strategy {
         RackAwareStrategy::BalanceSubtopology => {
             let group: Vec<u32> = tasks
                 .iter()
-                .map(|&t| state.tasks()[t].id.subtopology)
+                .map(|&t| state.tasks()[t.index()].id.subtopology)
                 .collect();
             balance_subtopology::place(tasks.len(), m, &group, &current, &class, cost)
         }
@@ -334,7 +359,8 @@ pub fn optimize_active<W: RackWork>(
     let mut moved = 0;
     for (i, &t) in tasks.iter().enumerate() {
         if placed[i] != current[i] {
-            work.move_active(t, current[i], placed[i]);
+            // A client number of the network: below the number of clients.
+            work.move_active(t, owners[i], ClientIx::from_position(placed[i]));
             moved += 1;
         }
     }
@@ -350,15 +376,17 @@ pub fn optimize_standby<W: RackWork>(
     state: &ClusterState,
     work: &mut W,
     costs: Costs,
-    may_move_task: impl Fn(&W, usize, usize, usize) -> bool,
+    may_move_task: impl Fn(&W, ClientIx, ClientIx, TaskIx) -> bool,
 ) -> usize {
-    let n = work.client_count();
+    debug_assert_eq!(work.client_count(), state.clients().len());
+    let clients: Vec<ClientIx> = state.client_ixs().collect();
     let mut total = 0;
     for _ in 0..STANDBY_OPTIMIZER_MAX_ROUNDS {
         let mut moved = 0;
-        for i in 0..n {
-            for j in i + 1..n {
-                let (ri, rj) = (&state.clients()[i].rack, &state.clients()[j].rack);
+        for (x, &i) in clients.iter().enumerate() {
+            for &j in &clients[x + 1..] {
+                let rack_of = |c: ClientIx| &state.clients()[c.index()].rack;
+                let (ri, rj) = (rack_of(i), rack_of(j));
                 if ri.is_none() || rj.is_none() || ri == rj {
                     continue;
                 }
@@ -377,11 +405,11 @@ fn optimize_pair<W: RackWork>(
     state: &ClusterState,
     work: &mut W,
     costs: Costs,
-    i: usize,
-    j: usize,
-    may_move_task: &impl Fn(&W, usize, usize, usize) -> bool,
+    i: ClientIx,
+    j: ClientIx,
+    may_move_task: &impl Fn(&W, ClientIx, ClientIx, TaskIx) -> bool,
 ) -> usize {
-    let movable = |from: usize, to: usize| -> Vec<usize> {
+    let movable = |from: ClientIx, to: ClientIx| -> Vec<TaskIx> {
         work.standbys(from)
             .into_iter()
             .filter(|&t| !work.holds(to, t) && may_move_task(work, from, to, t))
@@ -391,7 +419,8 @@ fn optimize_pair<W: RackWork>(
     if from_i.is_empty() || from_j.is_empty() {
         return 0;
     }
-    let mut tasks: Vec<(usize, usize)> = from_i
+    // (task, side): side 0 is `i`, 1 is `j`.
+    let mut tasks: Vec<(TaskIx, usize)> = from_i
         .into_iter()
         .map(|t| (t, 0))
         .chain(from_j.into_iter().map(|t| (t, 1)))
@@ -400,7 +429,7 @@ fn optimize_pair<W: RackWork>(
     let current: Vec<usize> = tasks.iter().map(|&(_, side)| side).collect();
     let pair = [i, j];
     let cross = |x: usize, k: usize| {
-        !state.tasks()[tasks[x].0]
+        !state.tasks()[tasks[x].0.index()]
             .changelog_racks
             .contains(rack(state, pair[k]))
     };
@@ -422,20 +451,20 @@ fn optimize_pair<W: RackWork>(
 pub fn tag_diversity_allows<W: RackWork>(
     state: &ClusterState,
     work: &W,
-    src: usize,
-    dst: usize,
-    t: usize,
+    src: ClientIx,
+    dst: ClientIx,
+    t: TaskIx,
 ) -> bool {
-    let others: Vec<usize> = work
+    let others: Vec<ClientIx> = work
         .holders(t)
         .into_iter()
         .filter(|&c| c != src && c != dst)
         .collect();
-    let distinct = |extra: usize| {
+    let distinct = |extra: ClientIx| {
         let mut tags: BTreeSet<(&str, &str)> = BTreeSet::new();
         for &c in others.iter().chain([&extra]) {
             tags.extend(
-                state.clients()[c]
+                state.clients()[c.index()]
                     .tags
                     .iter()
                     .map(|(k, v)| (k.as_str(), v.as_str())),
@@ -450,17 +479,18 @@ pub fn tag_diversity_allows<W: RackWork>(
 /// (what the active optimiser minimises, before weighting).
 #[cfg(test)]
 pub fn cross_rack_actives<W: RackWork>(state: &ClusterState, work: &W) -> usize {
-    (0..state.tasks().len())
+    state
+        .task_ixs()
         .filter(|&t| {
             work.active_owner(t)
-                .is_some_and(|c| !state.tasks()[t].racks.contains(rack(state, c)))
+                .is_some_and(|c| !state.tasks()[t.index()].racks.contains(rack(state, c)))
         })
         .count()
 }
 
 /// Per-client counts of `tasks` active on each client (for checks).
 #[cfg(test)]
-pub fn active_counts<W: RackWork>(work: &W, tasks: &[usize]) -> BTreeMap<usize, usize> {
+pub fn active_counts<W: RackWork>(work: &W, tasks: &[TaskIx]) -> BTreeMap<ClientIx, usize> {
     let mut counts = BTreeMap::new();
     for &t in tasks {
         if let Some(c) = work.active_owner(t) {

@@ -19,6 +19,7 @@ use crate::assignor::rack::{self, Costs, RackWork, Sets};
 use crate::model::{
     AssignmentConfig, Client, ClusterState, Lag, Plan, RackAwareStrategy, Task, TaskId,
 };
+use crate::model::{ClientIx, TaskIx};
 
 /// The few integration-test helpers these tests use, inside the crate.
 mod support {
@@ -257,11 +258,12 @@ fn max_subtopology_skew(plan: &Plan) -> usize {
 
 /// Per task, distinct (key, value) tags over its holders.
 fn tag_diversity(state: &ClusterState, sets: &Sets) -> Vec<usize> {
-    (0..state.tasks().len())
+    state
+        .task_ixs()
         .map(|t| {
             let mut tags = BTreeSet::new();
             for c in sets.holders(t) {
-                tags.extend(state.clients()[c].tags.iter());
+                tags.extend(state.clients()[c.index()].tags.iter());
             }
             tags.len()
         })
@@ -344,7 +346,7 @@ fn build(shape: &Shape, config: AssignmentConfig) -> ClusterState {
     let mut tasks = Vec::new();
     for (s, &(stateful, partitions)) in shape.subs.iter().enumerate() {
         for p in 0..partitions {
-            let id = TaskId::new(s as u32, p);
+            let id = TaskId::new(u32::try_from(s).expect("few subtopologies"), p);
             let (input, changelog) = &shape.task_racks[tasks.len()];
             let salt = tasks.len() * 7 + 3;
             let base = if stateful {
@@ -393,12 +395,12 @@ fn build(shape: &Shape, config: AssignmentConfig) -> ClusterState {
 /// Whether every client holds at most `⌈orig(k) · n_g / n⌉` actives of each
 /// subtopology `g` among `tasks` (`orig(k)` its count of them): the caps of
 /// `balance_subtopology`.
-fn meets_subtopology_caps(state: &ClusterState, sets: &Sets, tasks: &[usize]) -> bool {
+fn meets_subtopology_caps(state: &ClusterState, sets: &Sets, tasks: &[TaskIx]) -> bool {
     let counts = rack::active_counts(sets, tasks);
     let mut per_group: BTreeMap<u32, usize> = BTreeMap::new();
-    let mut on_client: BTreeMap<(u32, usize), usize> = BTreeMap::new();
+    let mut on_client: BTreeMap<(u32, ClientIx), usize> = BTreeMap::new();
     for &t in tasks {
-        let g = state.tasks()[t].id.subtopology;
+        let g = state.tasks()[t.index()].id.subtopology;
         *per_group.entry(g).or_default() += 1;
         if let Some(c) = sets.active_owner(t) {
             *on_client.entry((g, c)).or_default() += 1;
@@ -451,7 +453,7 @@ proptest! {
         let on = build(&shape, with_strategy(strategy));
         let plan = support::kip441(&without_rack(&on));
         let mut sets = Sets::from_plan(&on, &plan);
-        let all: Vec<usize> = (0..on.tasks().len()).collect();
+        let all: Vec<TaskIx> = on.task_ixs().collect();
         let before = (rack::cross_rack_actives(&on, &sets), rack::active_counts(&sets, &all));
         let within_caps = !balance || meets_subtopology_caps(&on, &sets, &all);
         rack::optimize_active(&on, &mut sets, &all, Costs::KIP441);

@@ -1,5 +1,6 @@
 //! Level 1: tasks → logical containers ("slots"), Samza's
-//! `GroupByContainerCount` (samza-heron-spec §2.4).
+//! `GroupByContainerCount` (`org.apache.samza.container.grouper.task`;
+//! `docs/algorithms.md`, *Samza: round robin* and *Samza: balance*).
 //!
 //! Tasks are handled by their *rank*: their position in Samza's name order,
 //! so sorting ranks sorts task names and "the lexicographically largest name
@@ -34,7 +35,8 @@ pub(super) fn quota(i: usize, tasks: usize, n: usize) -> usize {
     }
 }
 
-/// §2.4.1 `group(tasks)`: the task of rank `i` goes to slot `i mod n`.
+/// `GroupByContainerCount.group(tasks)`: the task of rank `i` goes to slot
+/// `i mod n`.
 /// Every returned group is sorted by rank.
 pub(super) fn round_robin(tasks: usize, n: usize) -> Vec<Vec<usize>> {
     let mut groups = vec![Vec::new(); n];
@@ -44,7 +46,7 @@ pub(super) fn round_robin(tasks: usize, n: usize) -> Vec<Vec<usize>> {
     groups
 }
 
-/// §2.4.2 `group(tasks, metadata)`, the "balance" Samza runs with host
+/// `GroupByContainerCount.group(tasks, metadata)`, the "balance" Samza runs with host
 /// affinity on: `previous` is the previous grouping (slot `i` = its `i`-th
 /// group; every group non-empty and sorted by rank; together they hold each
 /// of the ranks `0..tasks` once), `n` the new slot count (`1 ≤ n ≤ tasks`).

@@ -1,21 +1,23 @@
 //! `samza`: Apache Samza's stateful configuration with host affinity on —
 //! `GroupByContainerCount` with its balance step, preferred-host placement
-//! and hot-standby containers (samza-heron-spec §2, §4.2 S1).
+//! and hot-standby containers (SEP-19). The algorithm and this port's
+//! mapping are in `docs/algorithms.md`, *samza*.
 //!
 //! # What Samza does
-//! Two levels (§2.1). Level 1 groups tasks into logical containers `0..N−1`:
+//! Two levels (`docs/algorithms.md`, *Samza: two levels*). Level 1 groups tasks into logical containers `0..N−1`:
 //! with host affinity on, `GroupByContainerCount` keeps the previous
 //! task → container mapping and, when `N` changes, moves only the tasks of
 //! containers above their new quota (an even share, the remainder one each to
 //! the lowest ids), largest task names first, into the containers below
-//! quota, lowest ids first (§2.4.2). Task names sort as strings. Level 2 asks
+//! quota, lowest ids first (*Samza: balance*). Task names sort as strings. Level 2 asks
 //! the cluster manager for each container on the host it last ran on and
-//! takes any host when that request expires (§2.7). With a replication factor
+//! takes any host when that request expires (*Samza: host affinity*). With a replication factor
 //! `R > 1`, every active container gets `R − 1` buddy containers holding
 //! standbys of all its tasks, never on a host (nor, fault-domain-aware, a
 //! rack) of another member of its family; a container whose host is lost
-//! fails over to the host of one of its standby containers (§2.8). Nothing
-//! reads lag: a moved task restores its store in full (§2.9).
+//! fails over to the host of one of its standby containers (*Samza: standby
+//! containers*). Nothing reads lag: a moved task restores its store in full
+//! (*Samza: state and restore*).
 //!
 //! # What this port keeps
 //! 1. **Task order**: each `TaskId` is rendered as its name `S_P` and the
@@ -39,13 +41,13 @@
 //!    leave: a client that is gone lowers the count (Samza on YARN would keep
 //!    `N` and restart the container elsewhere); when a client replaces it
 //!    (count unchanged) the departed container stays whole and fails over.
-//! 4. **Balance** (§2.4.2) exactly, including its fallbacks to round-robin
+//! 4. **Balance** (`GroupByContainerCount`'s `balance`) exactly, including its fallbacks to round-robin
 //!    (fewer than two previous containers, or `N = 1`) and keeping a previous
 //!    grouping of the same count unchanged even when it is unbalanced. Samza
 //!    also falls back when the task set changed; the model cannot tell a new
 //!    task from one of a departed client, so new tasks join the last departed
 //!    group and are spilled from there.
-//! 5. **Placement** (§2.7, §2.8; `placement.rs`): a container goes back to the
+//! 5. **Placement** (host affinity and standby containers; `placement.rs`): a container goes back to the
 //!    client that ran it; a departed one fails over to the client of its
 //!    first standby container; the rest take the first free, conflict-free
 //!    client by id, actives before standbys. The host of a client is its
@@ -86,6 +88,8 @@
 //! Not claimed: `min(num_standby_replicas, C − 1)` standbys per task. A
 //! standby container with no free client on another host (or rack) stays
 //! unplaced, as Samza's request would keep waiting; a diagnostic names it.
+
+#![warn(clippy::cast_possible_truncation)]
 
 mod grouping;
 mod placement;

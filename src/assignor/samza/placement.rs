@@ -1,5 +1,7 @@
 //! Level 2: slots → clients, Samza's allocator with host affinity and the
-//! standby constraint (samza-heron-spec §2.7, §2.8; §4.2 S1 steps 2–3).
+//! standby constraint (`ContainerProcessManager`'s preferred-host requests
+//! and SEP-19's `StandbyContainerManager`; `docs/algorithms.md`, *Samza: host
+//! affinity* and *Samza: standby containers*).
 //!
 //! One slot per client. Active slot `i` and its standby slots `(i, 0)`,
 //! `(i, 1)`, … (none when `i` holds no stateful task: there is nothing to

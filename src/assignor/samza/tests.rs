@@ -37,7 +37,8 @@ fn round_robin_deals_ranks() {
 
 #[test]
 fn spec_vector_grow_to_four_and_back_to_three() {
-    // samza-heron-spec §2.4.2: T00..T09, previous RR over 3.
+    // `GroupByContainerCount`'s balance example (docs/algorithms.md,
+    // *Samza: worked examples*): T00..T09, previous RR over 3.
     let previous = round_robin(10, 3);
     assert_eq!(
         previous,

@@ -4,7 +4,7 @@
 //!
 //! # What Kafka does
 //! State-unaware placement that keeps tasks where they were and otherwise
-//! balances by capacity (kip441-spec §2.11). With `tasks_per_thread = |tasks| /
+//! balances by capacity (`docs/algorithms.md`, *sticky*). With `tasks_per_thread = |tasks| /
 //! Σ capacity` (integer division) a client *has quota* while its actives are
 //! fewer than `capacity × tasks_per_thread`.
 //!
@@ -28,7 +28,8 @@
 //! and standbys alike.
 //! Fallback-prior sets `mustPreserveActiveTaskAssignment`: step 1 ignores the
 //! quota, so every previous active stays where it was, however unbalanced;
-//! and it always asks for a probing rebalance (§2.12).
+//! and it always asks for a probing rebalance (`docs/algorithms.md`,
+//! *fallback-prior*).
 //!
 //! # What this port keeps
 //! Every rule above, with Kafka's `f64` loads and its tie rules; client ids
@@ -94,16 +95,18 @@
 //! after `probing_rebalance_interval_ms` is always asked. Balance is not
 //! claimed for either.
 
+#![warn(clippy::cast_possible_truncation)]
+
 mod pairs;
 mod work;
 
 #[cfg(test)]
 mod tests;
 
-use crate::model::{ClusterState, Plan};
+use crate::model::{ClientIx, ClusterState, IxVec, Plan, TaskIx};
 
 use super::{rack, AssignError, Assignor, Claims, LeaveBehaviour, StrategyInfo};
-use work::{Client, Role, Task, Work};
+use work::{Role, Work};
 
 /// Kafka's legacy sticky task assignor (pre-KIP-441 default).
 ///
@@ -231,10 +234,10 @@ struct Sticky<'s> {
     work: Work,
     /// Kafka's `previousActiveTaskAssignment`: one previous owner per task,
     /// the lowest-id client listing it as previous active.
-    prev_owner: Vec<Option<Client>>,
+    prev_owner: IxVec<TaskIx, Option<ClientIx>>,
     /// Kafka's `previousStandbyTaskAssignment`: the previous standby owners
     /// of each task, ascending (Kafka: a `HashSet`).
-    prev_standby: Vec<Vec<Client>>,
+    prev_standby: IxVec<TaskIx, Vec<ClientIx>>,
     /// The task-pair rule's counts for the task being placed.
     pairs: std::cell::RefCell<pairs::PairCounts>,
 }
@@ -242,10 +245,10 @@ struct Sticky<'s> {
 impl<'s> Sticky<'s> {
     fn new(state: &'s ClusterState) -> Sticky<'s> {
         let tasks = state.tasks().len();
-        let mut prev_owner = vec![None; tasks];
-        let mut prev_standby = vec![Vec::new(); tasks];
-        let position = |id| state.task_position(id).expect("the state checks task ids");
-        for (c, client) in state.clients().iter().enumerate() {
+        let mut prev_owner = IxVec::from_elem(None, tasks);
+        let mut prev_standby = IxVec::from_elem(Vec::new(), tasks);
+        let position = |id| state.task_ix(id).expect("the state checks task ids");
+        for (c, client) in state.client_ixs().zip(state.clients()) {
             for &id in &client.previous_active {
                 // Clients are visited in id order: the first listing wins.
                 prev_owner[position(id)].get_or_insert(c);
@@ -268,15 +271,15 @@ impl<'s> Sticky<'s> {
         let tasks = self.state.tasks().len();
         let total_capacity: u64 = self.work.capacity.iter().map(|&c| u64::from(c)).sum();
         let tasks_per_thread = tasks as u64 / total_capacity;
-        let has_quota = |work: &Work, c: Client| {
+        let has_quota = |work: &Work, c: ClientIx| {
             (work.active[c].len() as u64) < u64::from(work.capacity[c]) * tasks_per_thread
         };
         // During this phase a task is placed exactly when it has a holder.
-        let unplaced = |work: &Work, t: Task| work.holders[t].is_empty();
+        let unplaced = |work: &Work, t: TaskIx| work.holders[t].is_empty();
 
         // 1. Previous active owners within quota (Kafka: HashMap order; here
         //    tasks ascending, so an over-quota owner keeps its lowest ids).
-        for t in 0..tasks {
+        for t in self.state.task_ixs() {
             if let Some(owner) = self.prev_owner[t] {
                 if must_preserve || has_quota(&self.work, owner) {
                     self.place(owner, t, Role::Active);
@@ -286,7 +289,7 @@ impl<'s> Sticky<'s> {
 
         // 2. Previous standby owners with quota (Kafka: HashSet orders of the
         //    unplaced tasks and of each task's owners; here both ascending).
-        for t in 0..tasks {
+        for t in self.state.task_ixs() {
             if !unplaced(&self.work, t) {
                 continue;
             }
@@ -300,7 +303,7 @@ impl<'s> Sticky<'s> {
         }
 
         // 3. The rest, ascending (as in Kafka), allocated among all clients.
-        for t in 0..tasks {
+        for t in self.state.task_ixs() {
             if unplaced(&self.work, t) {
                 let c = self.find_client(t, Within::All);
                 self.place(c, t, Role::Active);
@@ -308,16 +311,20 @@ impl<'s> Sticky<'s> {
         }
     }
 
-    /// Kafka's `optimizeActive` (step 4 of §2.11): stateful actives with the
+    /// Kafka's `optimizeActive` (step 4 of the module doc): stateful actives with the
     /// configured costs (default traffic 1 / non-overlap 10), then stateless
     /// ones with traffic 1 / non-overlap 0. Remembers the former placement
     /// when anything moved, for the task-pair rule.
     fn optimize_active(&mut self) {
-        let before: Vec<Client> = (0..self.state.tasks().len())
+        let before: IxVec<TaskIx, ClientIx> = self
+            .state
+            .task_ixs()
             .map(|t| rack::RackWork::active_owner(&self.work, t).expect("every task is active"))
             .collect();
-        let (stateful, stateless): (Vec<Task>, Vec<Task>) =
-            (0..self.state.tasks().len()).partition(|&t| self.state.tasks()[t].stateful);
+        let (stateful, stateless): (Vec<TaskIx>, Vec<TaskIx>) = self
+            .state
+            .task_ixs()
+            .partition(|&t| self.state.tasks()[t.index()].stateful);
         let costs = rack::Costs::configured(self.state.config(), rack::Costs::STICKY);
         let moved = rack::optimize_active(self.state, &mut self.work, &stateful, costs)
             + rack::optimize_active(
@@ -327,7 +334,7 @@ impl<'s> Sticky<'s> {
                 rack::Costs::STATELESS,
             );
         if moved > 0 {
-            let mut group = vec![0; self.work.client_count()];
+            let mut group = IxVec::from_elem(0, self.work.client_count());
             for &c in &before {
                 group[c] += 1;
             }
@@ -339,8 +346,8 @@ impl<'s> Sticky<'s> {
     /// each up to `replicas` times among the clients not holding it.
     fn assign_standby(&mut self, replicas: u32) {
         let clients = self.work.client_count();
-        for t in 0..self.state.tasks().len() {
-            if !self.state.tasks()[t].stateful {
+        for t in self.state.task_ixs() {
+            if !self.state.tasks()[t.index()].stateful {
                 continue;
             }
             for _ in 0..replicas {
@@ -356,11 +363,11 @@ impl<'s> Sticky<'s> {
     /// Kafka's `assignTaskToClient` / `allocateTaskWithClientCandidates`.
     /// Kafka also records the task pairs formed here; this port reads them
     /// off the placement instead (see `pairs.rs`).
-    fn place(&mut self, c: Client, t: Task, role: Role) {
+    fn place(&mut self, c: ClientIx, t: TaskIx, role: Role) {
         self.work.assign(c, t, role);
     }
 
-    fn within(&self, t: Task, within: Within, c: Client) -> bool {
+    fn within(&self, t: TaskIx, within: Within, c: ClientIx) -> bool {
         match within {
             Within::All => true,
             Within::NotHolding => !self.work.holds(c, t),
@@ -368,13 +375,13 @@ impl<'s> Sticky<'s> {
     }
 
     /// Kafka's `findClient`; `within` holds at least one client.
-    fn find_client(&self, t: Task, within: Within) -> Client {
+    fn find_client(&self, t: TaskIx, within: Within) -> ClientIx {
         let size = match within {
             Within::All => self.work.client_count(),
             Within::NotHolding => self.work.client_count() - self.work.holders[t].len(),
         };
         if size == 1 {
-            let only = (0..self.work.client_count()).find(|&c| self.within(t, within, c));
+            let only = self.state.client_ixs().find(|&c| self.within(t, within, c));
             return only.expect("one candidate");
         }
         let previous = self.prev_owner[t]
@@ -395,7 +402,7 @@ impl<'s> Sticky<'s> {
     /// Kafka's `findLeastLoadedClientWithPreviousStandByTask`: Kafka's
     /// two-pass scan, literally, over the task's previous standby owners in
     /// `within` (ascending; Kafka: `HashSet` order).
-    fn least_loaded_standby_owner(&self, t: Task, within: Within) -> Option<Client> {
+    fn least_loaded_standby_owner(&self, t: TaskIx, within: Within) -> Option<ClientIx> {
         let owners = self.prev_standby[t]
             .iter()
             .copied()
@@ -409,11 +416,11 @@ impl<'s> Sticky<'s> {
     /// more available capacity (that also forms a new pair, in the first pass).
     fn scan_least_loaded(
         &self,
-        t: Task,
-        candidates: impl Iterator<Item = Client> + Clone,
-    ) -> Option<Client> {
+        t: TaskIx,
+        candidates: impl Iterator<Item = ClientIx> + Clone,
+    ) -> Option<ClientIx> {
         for check_pairs in [true, false] {
-            let mut best: Option<Client> = None;
+            let mut best: Option<ClientIx> = None;
             for c in candidates.clone() {
                 if self.work.assigned_count(c) == 0 {
                     return Some(c);
@@ -438,7 +445,7 @@ impl<'s> Sticky<'s> {
     /// every client of `within` ascending): the lowest-id client with no
     /// replica; else the first client in availability order that forms a new
     /// pair; else the first in availability order.
-    fn least_loaded(&self, t: Task, within: Within) -> Client {
+    fn least_loaded(&self, t: TaskIx, within: Within) -> ClientIx {
         if let Some(&c) = self.work.empty.iter().find(|&&c| self.within(t, within, c)) {
             return c;
         }
@@ -452,7 +459,7 @@ impl<'s> Sticky<'s> {
         candidates.find(|&c| self.new_pair(t, c)).unwrap_or(first)
     }
 
-    fn new_pair(&self, t: Task, c: Client) -> bool {
+    fn new_pair(&self, t: TaskIx, c: ClientIx) -> bool {
         if self.work.former.is_some() {
             pairs::has_new_pair(&self.work, t, c)
         } else {

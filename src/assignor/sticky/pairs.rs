@@ -22,7 +22,8 @@
 //! formed by later standbys: two tasks form a recorded pair when they had the
 //! same former owner, or share a client now where not both are actives.
 
-use super::work::{Client, Task, Work};
+use super::work::Work;
+use crate::model::{ClientIx, IxVec, TaskIx};
 
 /// Kafka's `taskPairs.hasNewPair(t, c.assignedTasks())`, for a client `c`
 /// that does not hold `t`: some task on `c` shares no client with `t`.
@@ -32,7 +33,7 @@ use super::work::{Client, Task, Work};
 /// so for every active; otherwise a scan of `c`'s tasks, stopping at the
 /// first new pair, each step comparing two lists of at most `1 + standbys`
 /// holders.
-pub(super) fn has_new_pair(work: &Work, t: Task, c: Client) -> bool {
+pub(super) fn has_new_pair(work: &Work, t: TaskIx, c: ClientIx) -> bool {
     debug_assert!(!work.holds(c, t), "client {c} already holds task {t}");
     if surely_new_pair(work, t, c) {
         return true;
@@ -42,7 +43,7 @@ pub(super) fn has_new_pair(work: &Work, t: Task, c: Client) -> bool {
     };
     let holders = &work.holders[t];
     let both_active =
-        |h: Client, x: Task| work.active[h].contains(&t) && work.active[h].contains(&x);
+        |h: ClientIx, x: TaskIx| work.active[h].contains(&t) && work.active[h].contains(&x);
     work.assigned(c).any(|x| {
         owner[x] != owner[t]
             && !work.holders[x]
@@ -53,7 +54,7 @@ pub(super) fn has_new_pair(work: &Work, t: Task, c: Client) -> bool {
 
 /// Whether tasks `t` and `x` are on no common client (their holder lists
 /// are at most `1 + standbys` long).
-fn shares_no_client(work: &Work, t: Task, x: Task) -> bool {
+fn shares_no_client(work: &Work, t: TaskIx, x: TaskIx) -> bool {
     let holders = &work.holders[t];
     !work.holders[x].iter().any(|h| holders.contains(h))
 }
@@ -61,7 +62,7 @@ fn shares_no_client(work: &Work, t: Task, x: Task) -> bool {
 /// The O(|holders|) test [`has_new_pair`] starts with: `t`'s clients hold
 /// fewer other tasks than `c` holds, so some task on `c` shares no client
 /// with `t`. True for every task not yet placed.
-pub(super) fn surely_new_pair(work: &Work, t: Task, c: Client) -> bool {
+pub(super) fn surely_new_pair(work: &Work, t: TaskIx, c: ClientIx) -> bool {
     let mut partners_at_most: usize = work.holders[t]
         .iter()
         .map(|&h| work.assigned_count(h) - 1)
@@ -88,15 +89,15 @@ pub(super) fn surely_new_pair(work: &Work, t: Task, c: Client) -> bool {
 /// a former (pre-optimiser) placement; with one, [`has_new_pair`] answers.
 pub(super) struct PairCounts {
     /// The task the counts are for.
-    task: Option<Task>,
+    task: Option<TaskIx>,
     /// How many of `task`'s holders (a list that only grows while `task`
     /// is being placed) have their tasks counted.
     counted: usize,
     /// Per task: whether it was met (shares a client with `task`).
-    met: Vec<bool>,
-    met_list: Vec<Task>,
+    met: IxVec<TaskIx, bool>,
+    met_list: Vec<TaskIx>,
     /// Per client: how many of its tasks were met.
-    shared: Vec<usize>,
+    shared: IxVec<ClientIx, usize>,
     /// Whether the counts are kept for `task` (else only probes were made).
     built: bool,
 }
@@ -109,9 +110,9 @@ impl PairCounts {
         PairCounts {
             task: None,
             counted: 0,
-            met: vec![false; tasks],
+            met: IxVec::from_elem(false, tasks),
             met_list: Vec::new(),
-            shared: vec![0; clients],
+            shared: IxVec::from_elem(0, clients),
             built: false,
         }
     }
@@ -123,7 +124,7 @@ impl PairCounts {
     /// Until the counts for `t` are built, the first few tasks of `c` are
     /// tried directly: where tasks rarely share clients (few standbys) one
     /// of them answers at once and the counts are never needed.
-    pub(super) fn has_new_pair(&mut self, work: &Work, t: Task, c: Client) -> bool {
+    pub(super) fn has_new_pair(&mut self, work: &Work, t: TaskIx, c: ClientIx) -> bool {
         debug_assert!(work.former.is_none());
         if self.task != Some(t) {
             self.reset(work, t);
@@ -143,7 +144,7 @@ impl PairCounts {
     }
 
     /// Forgets the counts of the previous task.
-    fn reset(&mut self, work: &Work, t: Task) {
+    fn reset(&mut self, work: &Work, t: TaskIx) {
         for x in self.met_list.drain(..) {
             self.met[x] = false;
             for &h in &work.holders[x] {
@@ -155,7 +156,7 @@ impl PairCounts {
         self.task = Some(t);
     }
 
-    fn bring_up_to_date(&mut self, work: &Work, t: Task) {
+    fn bring_up_to_date(&mut self, work: &Work, t: TaskIx) {
         while let Some(&h) = work.holders[t].get(self.counted) {
             self.counted += 1;
             for x in work.assigned(h) {

@@ -9,7 +9,7 @@ use std::collections::BTreeSet;
 use proptest::collection::vec;
 use proptest::prelude::*;
 
-use crate::model::{AssignmentConfig, Client, ClusterState, Task, TaskId};
+use crate::model::{AssignmentConfig, Client, ClientIx, ClusterState, Task, TaskId, TaskIx};
 
 use super::pairs::{has_new_pair, PairCounts};
 use super::work::Role;
@@ -18,7 +18,7 @@ use super::{Sticky, Within};
 /// Kafka's `TaskPairs`, literally: a set of unordered pairs, a maximum of
 /// `n (n − 1) / 2`, `addPairs` on every assignment.
 struct TaskPairs {
-    pairs: BTreeSet<(usize, usize)>,
+    pairs: BTreeSet<(TaskIx, TaskIx)>,
     max: usize,
 }
 
@@ -30,11 +30,11 @@ impl TaskPairs {
         }
     }
 
-    fn pair(a: usize, b: usize) -> (usize, usize) {
+    fn pair(a: TaskIx, b: TaskIx) -> (TaskIx, TaskIx) {
         (a.min(b), a.max(b))
     }
 
-    fn has_new_pair(&self, task: usize, assigned: impl IntoIterator<Item = usize>) -> bool {
+    fn has_new_pair(&self, task: TaskIx, assigned: impl IntoIterator<Item = TaskIx>) -> bool {
         if self.pairs.len() == self.max {
             return false;
         }
@@ -43,16 +43,31 @@ impl TaskPairs {
             .any(|other| !self.pairs.contains(&Self::pair(task, other)))
     }
 
-    fn add_pairs(&mut self, task: usize, assigned: impl IntoIterator<Item = usize>) {
+    fn add_pairs(&mut self, task: TaskIx, assigned: impl IntoIterator<Item = TaskIx>) {
         for other in assigned {
             self.pairs.insert(Self::pair(task, other));
         }
     }
 }
 
+/// Client `i` of a test state.
+fn c(i: usize) -> ClientIx {
+    ClientIx::from_position(i)
+}
+
+/// Task `i` of a test state.
+fn t(i: usize) -> TaskIx {
+    TaskIx::from_position(i)
+}
+
 fn state(capacities: &[u32], tasks: usize) -> ClusterState {
     let tasks = (0..tasks)
-        .map(|p| Task::stateful(TaskId::new(0, p as u32), 100))
+        .map(|p| {
+            Task::stateful(
+                TaskId::new(0, u32::try_from(p).expect("few test tasks")),
+                100,
+            )
+        })
         .collect();
     let clients = capacities
         .iter()
@@ -68,10 +83,10 @@ fn a_single_candidate_is_taken_without_looking_further() {
     // it is the most loaded client (Kafka's `clientsWithin.size() == 1`).
     let state = state(&[1, 1], 2);
     let mut sticky = Sticky::new(&state);
-    sticky.place(0, 0, Role::Active);
-    sticky.place(1, 1, Role::Active);
-    sticky.place(1, 0, Role::Standby);
-    assert_eq!(sticky.find_client(1, Within::NotHolding), 0);
+    sticky.place(c(0), t(0), Role::Active);
+    sticky.place(c(1), t(1), Role::Active);
+    sticky.place(c(1), t(0), Role::Standby);
+    assert_eq!(sticky.find_client(t(1), Within::NotHolding), c(0));
 }
 
 #[test]
@@ -79,24 +94,24 @@ fn pairs_are_the_tasks_sharing_a_client() {
     // c0 {0, 1}, c1 {2}, c2 {0, 2}: pairs {0,1} and {0,2} exist, {1,2} not.
     let state = state(&[2, 2, 2, 2], 3);
     let mut sticky = Sticky::new(&state);
-    sticky.place(0, 0, Role::Active);
-    sticky.place(0, 1, Role::Active);
-    sticky.place(1, 2, Role::Active);
-    sticky.place(2, 0, Role::Standby);
-    sticky.place(2, 2, Role::Standby);
+    sticky.place(c(0), t(0), Role::Active);
+    sticky.place(c(0), t(1), Role::Active);
+    sticky.place(c(1), t(2), Role::Active);
+    sticky.place(c(2), t(0), Role::Standby);
+    sticky.place(c(2), t(2), Role::Standby);
     // 1 on c1 would pair with 2: new. 1 on c2 would pair with 0 (old) and 2 (new).
-    assert!(has_new_pair(&sticky.work, 1, 1));
-    assert!(has_new_pair(&sticky.work, 1, 2));
+    assert!(has_new_pair(&sticky.work, t(1), c(1)));
+    assert!(has_new_pair(&sticky.work, t(1), c(2)));
     // 2 on c0 would pair with 0 (old) and 1 (new).
-    assert!(has_new_pair(&sticky.work, 2, 0));
-    sticky.place(3, 1, Role::Standby);
-    sticky.place(3, 2, Role::Standby);
+    assert!(has_new_pair(&sticky.work, t(2), c(0)));
+    sticky.place(c(3), t(1), Role::Standby);
+    sticky.place(c(3), t(2), Role::Standby);
     // Every pair is used now: nothing is new anywhere.
-    assert!(!has_new_pair(&sticky.work, 0, 1));
-    assert!(!has_new_pair(&sticky.work, 0, 3));
+    assert!(!has_new_pair(&sticky.work, t(0), c(1)));
+    assert!(!has_new_pair(&sticky.work, t(0), c(3)));
     // An empty client forms no pair (Kafka's scan finds nothing).
     let empty = Sticky::new(&state);
-    assert!(!has_new_pair(&empty.work, 0, 0));
+    assert!(!has_new_pair(&empty.work, t(0), c(0)));
 }
 
 /// Random placements of replicas on clients, applied in order (a placement
@@ -117,7 +132,7 @@ fn scenario() -> impl Strategy<Value = (Vec<u32>, usize, Vec<(usize, usize, bool
 fn place_both(
     sticky: &mut Sticky,
     literal: &mut TaskPairs,
-    (t, c, active): (usize, usize, bool),
+    (t, c, active): (TaskIx, ClientIx, bool),
 ) -> bool {
     if sticky.work.holds(c, t) {
         return false;
@@ -142,20 +157,20 @@ proptest! {
         let mut sticky = Sticky::new(&state);
         let mut literal = TaskPairs::new(tasks);
         for (t, c, active) in moves {
-            if !place_both(&mut sticky, &mut literal, (t, c, active)) {
+            if !place_both(&mut sticky, &mut literal, (self::t(t), self::c(c), active)) {
                 continue;
             }
-            for t in 0..tasks {
+            for t in state.task_ixs() {
                 let mut counts = PairCounts::new(tasks, n);
-                for c in (0..n).filter(|&c| !sticky.work.holds(c, t)) {
+                for c in state.client_ixs().filter(|&c| !sticky.work.holds(c, t)) {
                     let kafka = literal.has_new_pair(t, sticky.work.assigned(c));
                     prop_assert_eq!(has_new_pair(&sticky.work, t, c), kafka, "task {} client {}", t, c);
                     prop_assert_eq!(counts.has_new_pair(&sticky.work, t, c), kafka, "counts: task {} client {}", t, c);
                 }
             }
         }
-        for t in 0..tasks {
-            let free: Vec<usize> = (0..n).filter(|&c| !sticky.work.holds(c, t)).collect();
+        for t in state.task_ixs() {
+            let free: Vec<ClientIx> = state.client_ixs().filter(|&c| !sticky.work.holds(c, t)).collect();
             if free.is_empty() {
                 continue;
             }
@@ -165,10 +180,10 @@ proptest! {
                 prop_assert_eq!(Some(sticky.least_loaded(t, Within::All)), scan);
             }
         }
-        for (c, &cap) in caps.iter().enumerate() {
+        for (c, &cap) in state.client_ixs().zip(&caps) {
             let w = &sticky.work;
             let literal = w.assigned_count(c) >= cap as usize
-                && (0..n).any(|o| w.more_available(o, c));
+                && state.client_ixs().any(|o| w.more_available(o, c));
             prop_assert_eq!(w.should_balance(c), literal);
         }
     }
@@ -188,10 +203,11 @@ proptest! {
         let mut literal = TaskPairs::new(tasks);
         let mut counts = PairCounts::new(tasks, n);
         for (t, c, active) in moves {
-            if !place_both(&mut sticky, &mut literal, (t, c, active)) {
+            let t = self::t(t);
+            if !place_both(&mut sticky, &mut literal, (t, self::c(c), active)) {
                 continue;
             }
-            for c in (0..n).filter(|&c| !sticky.work.holds(c, t)) {
+            for c in state.client_ixs().filter(|&c| !sticky.work.holds(c, t)) {
                 let kafka = literal.has_new_pair(t, sticky.work.assigned(c));
                 prop_assert_eq!(counts.has_new_pair(&sticky.work, t, c), kafka, "task {} client {}", t, c);
             }
@@ -204,17 +220,17 @@ fn more_available_is_kafkas_order() {
     // c0: 1 of 1 thread, c1: 2 of 2, c2: 1 of 2.
     let state = state(&[1, 2, 2], 5);
     let mut sticky = Sticky::new(&state);
-    sticky.place(0, 0, Role::Active);
-    sticky.place(1, 1, Role::Active);
-    sticky.place(1, 2, Role::Standby);
-    sticky.place(2, 3, Role::Active);
+    sticky.place(c(0), t(0), Role::Active);
+    sticky.place(c(1), t(1), Role::Active);
+    sticky.place(c(1), t(2), Role::Standby);
+    sticky.place(c(2), t(3), Role::Active);
     let w = &sticky.work;
     // Equal loads (1.0): the larger capacity has more room.
-    assert!(w.more_available(1, 0));
-    assert!(!w.more_available(0, 1));
+    assert!(w.more_available(c(1), c(0)));
+    assert!(!w.more_available(c(0), c(1)));
     // Lower load wins whatever the capacity; nobody beats itself.
-    assert!(w.more_available(2, 0) && w.more_available(2, 1));
-    assert!(!w.more_available(2, 2));
+    assert!(w.more_available(c(2), c(0)) && w.more_available(c(2), c(1)));
+    assert!(!w.more_available(c(2), c(2)));
     // c0 reached capacity and c2 has more room; c2 has not reached it.
-    assert!(w.should_balance(0) && w.should_balance(1) && !w.should_balance(2));
+    assert!(w.should_balance(c(0)) && w.should_balance(c(1)) && !w.should_balance(c(2)));
 }

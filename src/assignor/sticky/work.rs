@@ -1,7 +1,8 @@
 //! The mutable assignment the legacy sticky steps build, indexed by position.
 //!
-//! Clients and tasks are referred to by their position in the sorted lists of
-//! the [`ClusterState`], so index order is id order. Two indexes stand in for
+//! Clients and tasks are referred to by their typed position ([`ClientIx`],
+//! [`TaskIx`]) in the sorted lists of the [`ClusterState`], so index order is
+//! id order. Two indexes stand in for
 //! Kafka's scans over every client:
 //!
 //! - `by_load` holds every client keyed by Kafka's
@@ -16,13 +17,8 @@ use std::cmp::Reverse;
 use std::collections::BTreeSet;
 
 use crate::assignor::load::Load;
-use crate::assignor::{plan_of, task_ids};
-use crate::model::{ClientPlan, ClusterState, Plan};
-
-/// A client index (position in `ClusterState::clients()`).
-pub(super) type Client = usize;
-/// A task index (position in `ClusterState::tasks()`).
-pub(super) type Task = usize;
+use crate::assignor::plan_of;
+use crate::model::{ClientIx, ClientPlan, ClusterState, IxVec, Plan, TaskIx};
 
 /// Kafka's "more available capacity" order: lower load first, then larger
 /// capacity. `a < b` exactly when `a.hasMoreAvailableCapacityThan(b)`.
@@ -37,36 +33,39 @@ pub(super) enum Role {
 
 /// Per-client actives and standbys, with the indexes the steps need.
 pub(super) struct Work {
-    pub capacity: Vec<u32>,
-    pub active: Vec<BTreeSet<Task>>,
-    pub standby: Vec<BTreeSet<Task>>,
+    pub capacity: IxVec<ClientIx, u32>,
+    pub active: IxVec<ClientIx, BTreeSet<TaskIx>>,
+    pub standby: IxVec<ClientIx, BTreeSet<TaskIx>>,
     /// The clients holding each task, in any role (at most `1 + standbys`).
-    pub holders: Vec<Vec<Client>>,
+    pub holders: IxVec<TaskIx, Vec<ClientIx>>,
     /// Every client keyed by (availability, index); see the module doc.
-    pub by_load: BTreeSet<(Availability, Client)>,
+    pub by_load: BTreeSet<(Availability, ClientIx)>,
     /// Clients with no replica yet, by index.
-    pub empty: BTreeSet<Client>,
+    pub empty: BTreeSet<ClientIx>,
     /// Set once the rack optimiser has moved actives: each task's active
     /// owner before it did, and how many actives each client had then.
     /// Kafka recorded the task pairs of that placement and the optimiser
     /// does not record new ones (see `pairs.rs`).
-    pub former: Option<(Vec<Client>, Vec<usize>)>,
+    pub former: Option<(IxVec<TaskIx, ClientIx>, IxVec<ClientIx, usize>)>,
 }
 
 impl Work {
     pub(super) fn new(state: &ClusterState) -> Work {
-        let capacity: Vec<u32> = state.clients().iter().map(|c| c.capacity).collect();
+        let capacity: IxVec<ClientIx, u32> = state.clients().iter().map(|c| c.capacity).collect();
         let n = capacity.len();
         let mut work = Work {
-            active: vec![BTreeSet::new(); n],
-            standby: vec![BTreeSet::new(); n],
-            holders: vec![Vec::new(); state.tasks().len()],
+            active: IxVec::from_elem(BTreeSet::new(), n),
+            standby: IxVec::from_elem(BTreeSet::new(), n),
+            holders: IxVec::from_elem(Vec::new(), state.tasks().len()),
             by_load: BTreeSet::new(),
-            empty: (0..n).collect(),
+            empty: state.client_ixs().collect(),
             former: None,
             capacity,
         };
-        work.by_load = (0..n).map(|c| (work.availability(c), c)).collect();
+        work.by_load = state
+            .client_ixs()
+            .map(|c| (work.availability(c), c))
+            .collect();
         work
     }
 
@@ -75,17 +74,17 @@ impl Work {
     }
 
     /// Kafka's `assignedTaskCount`: actives and standbys on `c`.
-    pub(super) fn assigned_count(&self, c: Client) -> usize {
+    pub(super) fn assigned_count(&self, c: ClientIx) -> usize {
         self.active[c].len() + self.standby[c].len()
     }
 
     /// Kafka's `assignedTasks`: every task on `c`, actives then standbys
     /// (the two sets are disjoint).
-    pub(super) fn assigned(&self, c: Client) -> impl Iterator<Item = Task> + '_ {
+    pub(super) fn assigned(&self, c: ClientIx) -> impl Iterator<Item = TaskIx> + '_ {
         self.active[c].iter().chain(&self.standby[c]).copied()
     }
 
-    pub(super) fn availability(&self, c: Client) -> Availability {
+    pub(super) fn availability(&self, c: ClientIx) -> Availability {
         (
             Load::of(self.assigned_count(c), self.capacity[c]),
             Reverse(self.capacity[c]),
@@ -93,13 +92,13 @@ impl Work {
     }
 
     /// Kafka's `a.hasMoreAvailableCapacityThan(b)`.
-    pub(super) fn more_available(&self, a: Client, b: Client) -> bool {
+    pub(super) fn more_available(&self, a: ClientIx, b: ClientIx) -> bool {
         self.availability(a) < self.availability(b)
     }
 
     /// Kafka's `shouldBalanceLoad`: `c` has reached its capacity (as many
     /// replicas as threads) and some client has more available capacity.
-    pub(super) fn should_balance(&self, c: Client) -> bool {
+    pub(super) fn should_balance(&self, c: ClientIx) -> bool {
         let reached = self.assigned_count(c) >= self.capacity[c] as usize;
         reached
             && self
@@ -108,11 +107,11 @@ impl Work {
                 .is_some_and(|&(best, _)| best < self.availability(c))
     }
 
-    pub(super) fn holds(&self, c: Client, t: Task) -> bool {
+    pub(super) fn holds(&self, c: ClientIx, t: TaskIx) -> bool {
         self.holders[t].contains(&c)
     }
 
-    pub(super) fn assign(&mut self, c: Client, t: Task, role: Role) {
+    pub(super) fn assign(&mut self, c: ClientIx, t: TaskIx, role: Role) {
         debug_assert!(!self.holds(c, t), "client {c} already holds task {t}");
         let before = self.availability(c);
         match role {
@@ -126,7 +125,7 @@ impl Work {
     }
 
     /// Removes `t` from `c` (only the rack optimiser removes replicas).
-    pub(super) fn unassign(&mut self, c: Client, t: Task, role: Role) {
+    pub(super) fn unassign(&mut self, c: ClientIx, t: TaskIx, role: Role) {
         let before = self.availability(c);
         match role {
             Role::Active => self.active[c].remove(&t),
@@ -142,9 +141,9 @@ impl Work {
 
     /// The plan these sets describe (no warm-ups, no follow-up).
     pub(super) fn into_plan(self, state: &ClusterState, name: &str) -> Plan {
-        let plans = (0..self.client_count()).map(|c| ClientPlan {
-            active: task_ids(state, &self.active[c]),
-            standby: task_ids(state, &self.standby[c]),
+        let plans = self.capacity.indices().map(|c| ClientPlan {
+            active: state.ids_at(&self.active[c]),
+            standby: state.ids_at(&self.standby[c]),
             warmup: BTreeSet::new(),
         });
         plan_of(state, name, plans)
@@ -156,33 +155,33 @@ impl crate::assignor::rack::RackWork for Work {
         Work::client_count(self)
     }
 
-    fn active_owner(&self, t: Task) -> Option<Client> {
+    fn active_owner(&self, t: TaskIx) -> Option<ClientIx> {
         self.holders[t]
             .iter()
             .copied()
             .find(|&c| self.active[c].contains(&t))
     }
 
-    fn move_active(&mut self, t: Task, from: Client, to: Client) {
+    fn move_active(&mut self, t: TaskIx, from: ClientIx, to: ClientIx) {
         self.unassign(from, t, Role::Active);
         self.assign(to, t, Role::Active);
     }
 
-    fn standbys(&self, c: Client) -> Vec<Task> {
+    fn standbys(&self, c: ClientIx) -> Vec<TaskIx> {
         self.standby[c].iter().copied().collect()
     }
 
-    fn holders(&self, t: Task) -> Vec<Client> {
+    fn holders(&self, t: TaskIx) -> Vec<ClientIx> {
         let mut holders = self.holders[t].clone();
         holders.sort_unstable();
         holders
     }
 
-    fn holds(&self, c: Client, t: Task) -> bool {
+    fn holds(&self, c: ClientIx, t: TaskIx) -> bool {
         Work::holds(self, c, t)
     }
 
-    fn move_standby(&mut self, t: Task, from: Client, to: Client) {
+    fn move_standby(&mut self, t: TaskIx, from: ClientIx, to: ClientIx) {
         self.unassign(from, t, Role::Standby);
         self.assign(to, t, Role::Standby);
     }
