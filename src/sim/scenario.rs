@@ -28,6 +28,7 @@
 //! | clients that can ever exist: `cluster.clients`, plus every `scale_out`, plus the churn draws when `scale_out` is a churn kind | [`MAX_CLIENTS`] = 10,000 | clients are never reused |
 //! | tasks, the sum of `partitions` | [`MAX_TASKS`] = 100,000 | |
 //! | tasks × clients that can ever exist | [`MAX_TASK_CLIENTS`] = 100,000,000 | a rebalance reads every client's view of every task |
+//! | simulated work, steps × (tasks + clients that can ever exist) | [`MAX_WORK`] = 10¹⁰ | every step visits every task and client: about 30 ns each in a release build on a 2-core machine, so about 5 minutes per strategy at the limit (10,000 tasks for 10 days at a 1 s step fit) |
 //! | scripted events, `[[events]]` | [`MAX_EVENTS`] = 10,000 | each is replayed against the clients here and in the run |
 //! | churn draws, `events_per_hour × (until − from)` | [`MAX_CHURN_EVENTS`] = 100,000 | drawn, stored and replayed before anything else; 11 years at 1 per hour |
 //! | `state_records` per task | [`MAX_STATE_RECORDS`] = 10¹² | changelogs are counted in milli-records in `u64`: 10¹² records plus 10 years of writes at the highest rate stay below 2⁶⁴ milli-records |
@@ -51,6 +52,8 @@ pub const MAX_CLIENTS: u64 = 10_000;
 pub const MAX_TASKS: u64 = 100_000;
 /// The most tasks × clients that can ever exist.
 pub const MAX_TASK_CLIENTS: u64 = 100_000_000;
+/// The most simulated work: physics steps × (tasks + clients that can ever exist).
+pub const MAX_WORK: u64 = 10_000_000_000;
 /// The most scripted events.
 pub const MAX_EVENTS: usize = 10_000;
 /// The most random churn events a run may draw.
@@ -608,8 +611,8 @@ impl Scenario {
         Ok(())
     }
 
-    /// The clients the churn may add besides the scripted ones, and then
-    /// tasks × clients, against their limits.
+    /// The clients the churn may add besides the scripted ones, then
+    /// tasks × clients and the simulated work, against their limits.
     fn check_clients(&self, scripted_clients: u64) -> Checked {
         let mut clients = scripted_clients;
         if let Some(churn) = &self.churn {
@@ -640,6 +643,18 @@ impl Scenario {
                 format!(
                     "must keep tasks × clients at most {MAX_TASK_CLIENTS} (the limit on tasks × clients), got {}: {tasks} tasks × up to {clients} clients (with scale-outs and churn)",
                     self.cluster.clients
+                ),
+            );
+        }
+        let steps = self.duration_ms.div_ceil(self.step_ms.max(1));
+        let work = steps.saturating_mul(tasks.saturating_add(clients));
+        if work > MAX_WORK {
+            return fail(
+                "duration",
+                format!(
+                    "must keep steps × (tasks + clients) at most {MAX_WORK} (the limit on simulated work), got {:?}: {steps} steps of {:?} × ({tasks} tasks + up to {clients} clients)",
+                    format_duration(self.duration_ms),
+                    format_duration(self.step_ms)
                 ),
             );
         }

@@ -134,6 +134,7 @@
 //! | clients that can ever exist (`cluster.clients`, every `scale_out`, churn draws when `scale_out` is a churn kind) | 10,000 |
 //! | tasks (the sum of `partitions`) | 100,000 |
 //! | tasks × clients that can ever exist | 100,000,000 |
+//! | simulated work, steps × (tasks + clients that can ever exist) | 10¹⁰ |
 //! | scripted events | 10,000 |
 //! | churn draws, `events_per_hour × (until − from)` | 100,000 |
 //! | `state_records` per task | 10¹² |

@@ -723,6 +723,7 @@ fn sizes_and_work_past_the_limits_are_refused_with_key_value_and_limit() {
         (&[("write_rate = 10", "write_rate = 1000001")], "", "subtopologies[0].write_rate", "1000001", "1000000"),
         (&[], "[[events]]\nat = \"1m\"\nkind = \"write_spike\"\nsubtopology = 0\nwrite_rate = 1000001\n", "events[0].write_rate", "1000001", "1000000"),
         (&[("restore_rate = 1000", "restore_rate = 1000000001")], "", "cluster.restore_rate", "1000000001", "1000000000"),
+        (&[("partitions = 4", "partitions = 10000"), ("duration = \"1h\"", "duration = \"12d\"")], "", "duration", "\"12d\"", "10000000000"),
         // Durations, and the simulated work they ask for.
         (&[("duration = \"1h\"", "duration = \"213503982334d\"")], CHURN, "duration", "\"213503982334d\"", "\"3650d\""),
         (&[("duration = \"1h\"", "duration = \"106751991167d\"")], "", "duration", "\"106751991167d\"", "\"3650d\""),
@@ -787,6 +788,14 @@ fn the_limits_leave_room_for_realistic_scenarios() {
             "duration = \"1h\"",
             "duration = \"99999s\"\nsample_every = \"1s\"",
         )],
+        "",
+    );
+    // 10,000 tasks for 10 days at a 1 s step.
+    ok(
+        &[
+            ("partitions = 4", "partitions = 9998"),
+            ("duration = \"1h\"", "duration = \"10d\""),
+        ],
         "",
     );
     // A month at a 1 s step, sampled every minute, with churn.
