@@ -1,16 +1,15 @@
-//! Plan metrics (DESIGN §2): balance, moves against the previous assignment,
-//! the restore volume a plan implies, cross-rack placement, and the distance
-//! of the plan's restore volume to the `optimal` reference bound.
+//! Plan metrics: balance, moves against the previous assignment, the restore
+//! volume a plan implies, cross-rack placement, and the distance of the
+//! plan's restore volume to the `optimal` reference bound. Plain figures: the
+//! JSON form of [`PlanMetrics`] is written by `wire`, not here.
 
 use std::collections::BTreeMap;
-
-use serde::Serialize;
 
 use crate::assignor::optimal;
 use crate::model::{ClusterState, Plan, TaskId};
 
 /// Figures describing one plan against its state.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct PlanMetrics {
     /// max − min over clients of actives per thread (Kafka's active balance).
     pub active_spread_per_thread: f64,

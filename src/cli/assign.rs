@@ -1,11 +1,13 @@
 //! `smoothscale assign [--strategy NAME] [--metrics] [FILE|-]`.
 
-use std::io::Read;
+use std::io::BufReader;
 use std::path::PathBuf;
 
 use clap::Args;
 
-use smoothscale::{assignor, metrics, validate, wire, AssignError};
+use smoothscale::model::quote;
+use smoothscale::wire::ReadError;
+use smoothscale::{assignor, metrics, validate, wire, AssignError, ClusterState};
 
 use super::Failure;
 
@@ -26,13 +28,12 @@ pub(crate) struct AssignArgs {
 pub(crate) fn run(args: &AssignArgs) -> Result<(), Failure> {
     let strategy = assignor::by_name(&args.strategy).ok_or_else(|| {
         Failure::BadInput(format!(
-            "--strategy must be one of {}, got {:?}",
+            "--strategy must be one of {}, got {}",
             assignor::names().join(", "),
-            args.strategy
+            quote(&args.strategy)
         ))
     })?;
-    let text = read_input(args.file.as_ref())?;
-    let state = wire::state_from_json(&text).map_err(|e| Failure::BadInput(e.to_string()))?;
+    let state = read_state(args.file.as_ref())?;
     let plan = strategy.assign(&state).map_err(|e| match e {
         AssignError::Infeasible(_) => Failure::BadInput(e.to_string()),
         AssignError::Internal { .. } => Failure::Violation(e.to_string()),
@@ -49,16 +50,23 @@ pub(crate) fn run(args: &AssignArgs) -> Result<(), Failure> {
     super::emit(&wire::plan_to_json(&plan, figures))
 }
 
-fn read_input(file: Option<&PathBuf>) -> Result<String, Failure> {
-    match file {
-        Some(path) if path.as_os_str() != "-" => std::fs::read_to_string(path)
-            .map_err(|e| Failure::BadInput(format!("cannot read {}: {e}", path.display()))),
-        _ => {
-            let mut text = String::new();
-            std::io::stdin()
-                .read_to_string(&mut text)
-                .map_err(|e| Failure::BadInput(format!("cannot read standard input: {e}")))?;
-            Ok(text)
+/// Reads and checks the state in one streaming pass (see
+/// [`wire::state_from_reader`]: at most [`wire::MAX_INPUT_BYTES`]).
+fn read_state(file: Option<&PathBuf>) -> Result<ClusterState, Failure> {
+    let (source, result) = match file {
+        Some(path) if path.as_os_str() != "-" => {
+            let source = path.display().to_string();
+            let file = std::fs::File::open(path)
+                .map_err(|e| Failure::BadInput(format!("cannot read {source}: {e}")))?;
+            (source, wire::state_from_reader(BufReader::new(file)))
         }
-    }
+        _ => (
+            "standard input".to_string(),
+            wire::state_from_reader(BufReader::new(std::io::stdin().lock())),
+        ),
+    };
+    result.map_err(|e| match e {
+        ReadError::Io(e) => Failure::BadInput(format!("cannot read {source}: {e}")),
+        ReadError::Input(e) => Failure::BadInput(e.to_string()),
+    })
 }

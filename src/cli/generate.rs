@@ -5,6 +5,7 @@
 use clap::{Args, ValueEnum};
 
 use smoothscale::generate::{self, History, Spec};
+use smoothscale::model::quote;
 use smoothscale::wire;
 
 use super::Failure;
@@ -71,8 +72,9 @@ pub(crate) fn run(args: &GenerateArgs) -> Result<(), Failure> {
         Some(name) => generate::preset(name).ok_or_else(|| {
             let names: Vec<&str> = generate::presets().iter().map(|p| p.name).collect();
             Failure::BadInput(format!(
-                "--preset must be one of {}, got {name:?}",
-                names.join(", ")
+                "--preset must be one of {}, got {}",
+                names.join(", "),
+                quote(name)
             ))
         })?,
         None => Spec {

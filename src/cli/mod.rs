@@ -1,6 +1,7 @@
-//! Command-line parsing and dispatch. Exit codes: 0 ok, 1 an invariant was
-//! violated (or standard output could not be written), 2 bad input (one line
-//! on stderr naming the field and value).
+//! Command-line parsing and dispatch. Exit codes: 0 ok (also `--help` and
+//! `--version`), 1 an invariant was violated (or standard output could not be
+//! written), 2 bad input or bad arguments (one line on stderr, `error: ...`,
+//! naming the field or flag and the value).
 
 mod assign;
 mod generate;
@@ -65,11 +66,7 @@ pub(crate) fn emit(text: &str) -> Result<(), Failure> {
 pub fn run() -> i32 {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
-        Err(e) => {
-            let code = e.exit_code();
-            let _ = e.print();
-            return code;
-        }
+        Err(e) => return argument_error(&e),
     };
     let result = match cli.command {
         Command::Assign(args) => assign::run(&args),
@@ -89,6 +86,64 @@ pub fn run() -> i32 {
             1
         }
     }
+}
+
+/// Prints `--help` and `--version` as clap does (exit 0); any other argument
+/// error as the contract's one line, `error: WHAT (tip: ...); usage: ...`
+/// (exit 2), instead of clap's several lines.
+fn argument_error(e: &clap::Error) -> i32 {
+    use clap::error::ErrorKind;
+    if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
+        let _ = e.print();
+        return 0;
+    }
+    eprintln!("error: {}", one_line(&argument_error_line(e)));
+    2
+}
+
+/// The one line of an argument error, without `error: `.
+fn argument_error_line(e: &clap::Error) -> String {
+    use clap::error::ErrorKind;
+    // Plain text: clap's styles are not written by `Display`.
+    let text = e.render().to_string();
+    let usage = text
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("Usage: "))
+        .map(str::trim);
+    if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
+        let usage = usage.unwrap_or("smoothscale <COMMAND>");
+        return format!("a command is required; usage: {usage} (see smoothscale --help)");
+    }
+    // clap's lines up to the usage: the message, its continuation lines
+    // (the missing arguments, the possible values) and tips.
+    let mut what = Vec::new();
+    let mut tips = Vec::new();
+    for l in text.lines().map(str::trim) {
+        if l.starts_with("Usage:") || l.starts_with("For more information") {
+            break;
+        }
+        if let Some(tip) = l.strip_prefix("tip: ") {
+            tips.push(tip);
+        } else if !l.is_empty() {
+            what.push(l.strip_prefix("error: ").unwrap_or(l));
+        }
+    }
+    let mut line = what.join(" ");
+    if line.is_empty() {
+        line.push_str("invalid arguments");
+    }
+    if !tips.is_empty() {
+        line.push_str(&format!(" (tip: {})", tips.join("; ")));
+    }
+    if let Some(usage) = usage {
+        line.push_str(&format!("; usage: {usage}"));
+    }
+    // clap echoes the value given whole: keep the line short.
+    const MAX_CHARS: usize = 400;
+    if line.chars().count() > MAX_CHARS {
+        line = line.chars().take(MAX_CHARS).collect::<String>() + "…";
+    }
+    line
 }
 
 fn strategies_table() -> String {

@@ -1,10 +1,13 @@
-//! [`AssignmentConfig`]: Kafka Streams' assignment settings, with Kafka's defaults.
+//! [`AssignmentConfig`]: Kafka Streams' assignment settings, with Kafka's
+//! defaults, and [`AssignmentConfig::check`], the one place their rules live.
+//! No serialisation here: the JSON reader (`wire`) and the scenario reader
+//! convert their documents into this type.
 
-use serde::{Deserialize, Serialize};
+use super::error::quote;
+use super::InputError;
 
 /// KIP-925's rack-aware optimisation mode (`rack.aware.assignment.strategy`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum RackAwareStrategy {
     /// No rack-aware optimisation (Kafka's default).
     #[default]
@@ -50,6 +53,61 @@ impl Default for AssignmentConfig {
             rack_aware_traffic_cost: None,
             rack_aware_non_overlap_cost: None,
         }
+    }
+}
+
+impl AssignmentConfig {
+    /// Checks the rules of every setting: `max_warmup_replicas` at least 1,
+    /// `probing_rebalance_interval_ms` at least
+    /// [`MIN_PROBING_REBALANCE_INTERVAL_MS`], at most [`MAX_TAG_KEYS`]
+    /// `rack_aware_assignment_tags` of 1 to [`MAX_TAG_KEY_LEN`] characters,
+    /// none listed twice.
+    ///
+    /// # Errors
+    ///
+    /// The first broken rule, naming `config.FIELD` and the value.
+    pub fn check(&self) -> Result<(), InputError> {
+        if self.max_warmup_replicas < 1 {
+            return Err(InputError::new(
+                "config.max_warmup_replicas",
+                format!("must be at least 1, got {}", self.max_warmup_replicas),
+            ));
+        }
+        if self.probing_rebalance_interval_ms < MIN_PROBING_REBALANCE_INTERVAL_MS {
+            return Err(InputError::new(
+                "config.probing_rebalance_interval_ms",
+                format!(
+                    "must be at least {MIN_PROBING_REBALANCE_INTERVAL_MS}, got {}",
+                    self.probing_rebalance_interval_ms
+                ),
+            ));
+        }
+        let tags = &self.rack_aware_assignment_tags;
+        if tags.len() > MAX_TAG_KEYS {
+            return Err(InputError::new(
+                "config.rack_aware_assignment_tags",
+                format!(
+                    "must list at most {MAX_TAG_KEYS} tag keys, got {}",
+                    tags.len()
+                ),
+            ));
+        }
+        for (i, key) in tags.iter().enumerate() {
+            let at = format!("config.rack_aware_assignment_tags[{i}]");
+            if key.is_empty() || key.chars().count() > MAX_TAG_KEY_LEN {
+                return Err(InputError::new(
+                    at,
+                    format!(
+                        "must have 1 to {MAX_TAG_KEY_LEN} characters, got {}",
+                        quote(key)
+                    ),
+                ));
+            }
+            if tags[..i].contains(key) {
+                return Err(InputError::new(at, format!("lists {} twice", quote(key))));
+            }
+        }
+        Ok(())
     }
 }
 

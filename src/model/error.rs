@@ -35,16 +35,86 @@ impl fmt::Display for InputError {
 
 impl std::error::Error for InputError {}
 
-/// `text` with line breaks and other control characters escaped, so that a
-/// message built from input (a key, a file name) is always one line.
+/// The most characters of an input string a message echoes: a longer id,
+/// key or value is cut there, so a 1 MB tag does not make a 1 MB line.
+pub const ECHO_MAX_CHARS: usize = 64;
+
+/// Whether `c` would break a message line: a control character (C0, DEL,
+/// C1) or a Unicode line or paragraph separator (U+2028, U+2029).
+fn breaks_line(c: char) -> bool {
+    c.is_control() || c == '\u{2028}' || c == '\u{2029}'
+}
+
+/// `text` with line breaks, other control characters and U+2028/U+2029
+/// escaped (`\n`, `\u{2028}`), so that a message built from input (a key, a
+/// file name) is always one line.
 pub fn one_line(text: &str) -> String {
     text.chars()
         .map(|c| {
-            if c.is_control() {
+            if breaks_line(c) {
                 c.escape_default().to_string()
             } else {
                 c.to_string()
             }
         })
         .collect()
+}
+
+/// An input string as a message echoes it: in double quotes, with `"`, `\\`,
+/// control characters and U+2028/U+2029 escaped, and cut after
+/// [`ECHO_MAX_CHARS`] characters (`"abc…" (1048576 characters)`).
+pub fn quote(text: &str) -> String {
+    let mut out = String::from("\"");
+    let mut count = 0;
+    for c in text.chars() {
+        count += 1;
+        if count > ECHO_MAX_CHARS {
+            continue;
+        }
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if breaks_line(c) => out.push_str(&c.escape_default().to_string()),
+            c => out.push(c),
+        }
+    }
+    if count > ECHO_MAX_CHARS {
+        out.push_str(&format!("…\" ({count} characters)"));
+    } else {
+        out.push('"');
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quote_escapes_and_cuts() {
+        assert_eq!(quote("a\"b\\c"), r#""a\"b\\c""#);
+        assert_eq!(
+            quote("x\ny\u{2028}z\u{2029}\u{85}"),
+            r#""x\ny\u{2028}z\u{2029}\u{85}""#
+        );
+        let long = "é".repeat(ECHO_MAX_CHARS + 1);
+        let q = quote(&long);
+        assert_eq!(
+            q,
+            format!(
+                "\"{}…\" ({} characters)",
+                "é".repeat(ECHO_MAX_CHARS),
+                ECHO_MAX_CHARS + 1
+            )
+        );
+        assert_eq!(quote(&"v".repeat(ECHO_MAX_CHARS)).len(), ECHO_MAX_CHARS + 2);
+    }
+
+    #[test]
+    fn one_line_escapes_line_separators() {
+        assert_eq!(
+            one_line("a\nb\u{2028}c\u{2029}d"),
+            r"a\nb\u{2028}c\u{2029}d"
+        );
+    }
 }

@@ -65,7 +65,8 @@ impl fmt::Display for TaskId {
 /// Why a string is not a task id.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error(
-    "task id must be SUBTOPOLOGY_PARTITION with two non-negative integers (like 0_3), got {0:?}"
+    "task id must be SUBTOPOLOGY_PARTITION with two non-negative integers (like 0_3), got {}",
+    super::error::quote(.0)
 )]
 pub struct ParseTaskIdError(pub String);
 

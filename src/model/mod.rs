@@ -16,7 +16,7 @@ pub use config::{
     AssignmentConfig, RackAwareStrategy, MAX_TAG_KEYS, MAX_TAG_KEY_LEN, MAX_TAG_VALUE_LEN,
     MIN_PROBING_REBALANCE_INTERVAL_MS,
 };
-pub use error::{one_line, InputError};
+pub use error::{one_line, quote, InputError, ECHO_MAX_CHARS};
 pub use ids::{ClientId, ParseTaskIdError, TaskId};
 pub use lag::{Lag, ACCEPT_ANY_LAG};
 pub use plan::{ClientPlan, Plan};

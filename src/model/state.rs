@@ -2,9 +2,8 @@
 
 use std::collections::BTreeMap;
 
-use super::config::{
-    MAX_TAG_KEYS, MAX_TAG_KEY_LEN, MAX_TAG_VALUE_LEN, MIN_PROBING_REBALANCE_INTERVAL_MS,
-};
+use super::config::{MAX_TAG_KEYS, MAX_TAG_KEY_LEN, MAX_TAG_VALUE_LEN};
+use super::error::{quote, ECHO_MAX_CHARS};
 use super::task_index::TaskIndex;
 use super::{AssignmentConfig, Client, ClientId, InputError, Lag, Task, TaskId};
 
@@ -31,7 +30,7 @@ impl ClusterState {
         tasks: Vec<Task>,
         clients: Vec<Client>,
     ) -> Result<Self, InputError> {
-        check_config(&config)?;
+        config.check()?;
         let task_index = check_tasks(&tasks)?;
         check_clients(&clients, &tasks, &task_index)?;
         let mut tasks = tasks;
@@ -114,7 +113,7 @@ impl ClusterState {
 
     /// The same state with other settings, checked again.
     pub fn with_config(&self, config: AssignmentConfig) -> Result<Self, InputError> {
-        check_config(&config)?;
+        config.check()?;
         Ok(ClusterState {
             config,
             ..self.clone()
@@ -123,55 +122,20 @@ impl ClusterState {
 }
 
 /// The path of `key` inside the object at `parent`: `parent.key` for a plain
-/// key (ASCII letters, digits, `_`, `-`), `parent["any key"]` (JSON-escaped,
-/// so always one line) otherwise.
+/// key (ASCII letters, digits, `_`, `-`; at most [`ECHO_MAX_CHARS`]),
+/// `parent["any key"]` otherwise, escaped and cut as [`quote`] does, so
+/// always one short line.
 pub(crate) fn key_path(parent: &str, key: &str) -> String {
     let plain = !key.is_empty()
+        && key.len() <= ECHO_MAX_CHARS
         && key
             .chars()
             .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
     match (plain, parent.is_empty()) {
         (true, true) => key.to_string(),
         (true, false) => format!("{parent}.{key}"),
-        (false, _) => format!("{parent}[{}]", serde_json::Value::from(key)),
+        (false, _) => format!("{parent}[{}]", quote(key)),
     }
-}
-
-fn check_config(config: &AssignmentConfig) -> Result<(), InputError> {
-    if config.max_warmup_replicas < 1 {
-        return Err(InputError::new(
-            "config.max_warmup_replicas",
-            format!("must be at least 1, got {}", config.max_warmup_replicas),
-        ));
-    }
-    if config.probing_rebalance_interval_ms < MIN_PROBING_REBALANCE_INTERVAL_MS {
-        return Err(InputError::new(
-            "config.probing_rebalance_interval_ms",
-            format!(
-                "must be at least {MIN_PROBING_REBALANCE_INTERVAL_MS}, got {}",
-                config.probing_rebalance_interval_ms
-            ),
-        ));
-    }
-    let tags = &config.rack_aware_assignment_tags;
-    if tags.len() > MAX_TAG_KEYS {
-        return Err(InputError::new(
-            "config.rack_aware_assignment_tags",
-            format!(
-                "must list at most {MAX_TAG_KEYS} tag keys, got {}",
-                tags.len()
-            ),
-        ));
-    }
-    for (i, key) in tags.iter().enumerate() {
-        if tags[..i].contains(key) {
-            return Err(InputError::new(
-                format!("config.rack_aware_assignment_tags[{i}]"),
-                format!("lists {key:?} twice"),
-            ));
-        }
-    }
-    Ok(())
 }
 
 fn check_tasks(tasks: &[Task]) -> Result<BTreeMap<TaskId, usize>, InputError> {
@@ -209,7 +173,10 @@ fn check_clients(
         if let Some(j) = seen.insert(&client.id, i) {
             return Err(InputError::new(
                 at("id"),
-                format!("duplicates clients[{j}].id, got {:?}", client.id.as_str()),
+                format!(
+                    "duplicates clients[{j}].id, got {}",
+                    quote(client.id.as_str())
+                ),
             ));
         }
         if client.capacity < 1 {
@@ -246,13 +213,19 @@ fn check_tags(client: &Client, at: &dyn Fn(&str) -> String) -> Result<(), InputE
         if key.is_empty() || key.chars().count() > MAX_TAG_KEY_LEN {
             return Err(InputError::new(
                 at("tags"),
-                format!("keys must have 1 to {MAX_TAG_KEY_LEN} characters, got {key:?}"),
+                format!(
+                    "keys must have 1 to {MAX_TAG_KEY_LEN} characters, got {}",
+                    quote(key)
+                ),
             ));
         }
         if value.chars().count() > MAX_TAG_VALUE_LEN {
             return Err(InputError::new(
                 key_path(&at("tags"), key),
-                format!("must have at most {MAX_TAG_VALUE_LEN} characters, got {value:?}"),
+                format!(
+                    "must have at most {MAX_TAG_VALUE_LEN} characters, got {}",
+                    quote(value)
+                ),
             ));
         }
     }

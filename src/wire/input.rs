@@ -1,47 +1,98 @@
-//! The input document of `smoothscale assign` (DESIGN §3), as read from JSON,
-//! and its checked conversion into a [`ClusterState`].
+//! The input document of `smoothscale assign` (see docs/wire-format.md), as
+//! read from JSON, and its checked conversion into a [`ClusterState`].
+//!
+//! `null` is absent for every optional field (the field's default); required
+//! fields (`id`) and values inside maps (tag values, lags) reject it.
 
 use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Serialize};
 use serde_json::Number;
 
+use super::de::{nullable, nullable_object, nullable_objects};
 use super::entries::Entries;
 use crate::model::{
-    key_path, AssignmentConfig, Client, ClientId, ClusterState, InputError, Lag, RackAwareStrategy,
-    Task, TaskId,
+    key_path, one_line, quote, AssignmentConfig, Client, ClientId, ClusterState, InputError, Lag,
+    RackAwareStrategy, Task, TaskId, ECHO_MAX_CHARS,
 };
 
 /// The whole input: settings, tasks and clients.
 #[derive(Debug, Default, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, expecting = "a JSON object")]
-pub(crate) struct RawState {
-    #[serde(default)]
-    pub config: RawConfig,
-    #[serde(default)]
-    pub tasks: Vec<RawTask>,
-    #[serde(default)]
-    pub clients: Vec<RawClient>,
+pub(crate) struct StateDoc {
+    #[serde(default, deserialize_with = "nullable_object")]
+    pub config: ConfigDoc,
+    #[serde(default, deserialize_with = "nullable_objects")]
+    pub tasks: Vec<TaskDoc>,
+    #[serde(default, deserialize_with = "nullable_objects")]
+    pub clients: Vec<ClientDoc>,
 }
 
-/// `config`: every field optional, Kafka's default when absent.
-#[derive(Debug, Default, Serialize, Deserialize)]
+/// KIP-925's mode as written: `none`, `min_traffic`, `balance_subtopology`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RackAwareStrategyDoc {
+    /// [`RackAwareStrategy::None`].
+    None,
+    /// [`RackAwareStrategy::MinTraffic`].
+    MinTraffic,
+    /// [`RackAwareStrategy::BalanceSubtopology`].
+    BalanceSubtopology,
+}
+
+impl From<RackAwareStrategyDoc> for RackAwareStrategy {
+    fn from(doc: RackAwareStrategyDoc) -> Self {
+        match doc {
+            RackAwareStrategyDoc::None => RackAwareStrategy::None,
+            RackAwareStrategyDoc::MinTraffic => RackAwareStrategy::MinTraffic,
+            RackAwareStrategyDoc::BalanceSubtopology => RackAwareStrategy::BalanceSubtopology,
+        }
+    }
+}
+
+impl From<RackAwareStrategy> for RackAwareStrategyDoc {
+    fn from(mode: RackAwareStrategy) -> Self {
+        match mode {
+            RackAwareStrategy::None => RackAwareStrategyDoc::None,
+            RackAwareStrategy::MinTraffic => RackAwareStrategyDoc::MinTraffic,
+            RackAwareStrategy::BalanceSubtopology => RackAwareStrategyDoc::BalanceSubtopology,
+        }
+    }
+}
+
+/// The `config` object of a state: every field optional (absent or `null`
+/// takes Kafka's default), unknown fields rejected. Numbers are kept as
+/// written until [`ConfigDoc::into_config`] checks them, so that an error
+/// can name the value given.
+#[derive(Debug, Default, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, expecting = "a JSON object")]
-pub(crate) struct RawConfig {
+pub struct ConfigDoc {
+    /// `num.standby.replicas`: an integer `0 ..= 2^32 − 1`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub num_standby_replicas: Option<Number>,
+    /// `acceptable.recovery.lag`: an integer `0 ..= 2^64 − 1`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub acceptable_recovery_lag: Option<Number>,
+    /// `max.warmup.replicas`: an integer `1 ..= 2^32 − 1`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_warmup_replicas: Option<Number>,
+    /// `probing.rebalance.interval.ms`: an integer, at least 60 000.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub probing_rebalance_interval_ms: Option<Number>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    /// `rack.aware.assignment.tags`: at most 5 tag keys.
+    #[serde(
+        default,
+        deserialize_with = "nullable",
+        skip_serializing_if = "Vec::is_empty"
+    )]
     pub rack_aware_assignment_tags: Vec<String>,
+    /// `rack.aware.assignment.strategy`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub rack_aware_strategy: Option<RackAwareStrategy>,
+    pub rack_aware_strategy: Option<RackAwareStrategyDoc>,
+    /// `rack.aware.assignment.traffic_cost`: an integer `0 ..= 2^32 − 1`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rack_aware_traffic_cost: Option<Number>,
+    /// `rack.aware.assignment.non_overlap_cost`: an integer `0 ..= 2^32 − 1`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rack_aware_non_overlap_cost: Option<Number>,
 }
@@ -49,9 +100,9 @@ pub(crate) struct RawConfig {
 /// One task.
 #[derive(Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, expecting = "a JSON object")]
-pub(crate) struct RawTask {
+pub(crate) struct TaskDoc {
     pub id: String,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "nullable")]
     pub stateful: bool,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub end_offset: Option<Number>,
@@ -59,22 +110,34 @@ pub(crate) struct RawTask {
     pub cpu: Option<Number>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ram_mb: Option<Number>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(
+        default,
+        deserialize_with = "nullable",
+        skip_serializing_if = "Vec::is_empty"
+    )]
     pub racks: Vec<String>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(
+        default,
+        deserialize_with = "nullable",
+        skip_serializing_if = "Vec::is_empty"
+    )]
     pub changelog_racks: Vec<String>,
 }
 
 /// One client.
 #[derive(Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, expecting = "a JSON object")]
-pub(crate) struct RawClient {
+pub(crate) struct ClientDoc {
     pub id: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub capacity: Option<Number>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rack: Option<String>,
-    #[serde(default, skip_serializing_if = "is_empty")]
+    #[serde(
+        default,
+        deserialize_with = "nullable",
+        skip_serializing_if = "is_empty"
+    )]
     pub tags: Entries<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub host: Option<String>,
@@ -82,15 +145,23 @@ pub(crate) struct RawClient {
     pub cpu: Option<Number>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ram_mb: Option<Number>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "nullable")]
     pub previous_active: Vec<String>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "nullable")]
     pub previous_standby: Vec<String>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(
+        default,
+        deserialize_with = "nullable",
+        skip_serializing_if = "Vec::is_empty"
+    )]
     pub previous_warmup: Vec<String>,
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    #[serde(
+        default,
+        deserialize_with = "nullable",
+        skip_serializing_if = "std::ops::Not::not"
+    )]
     pub leaving: bool,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "nullable")]
     pub lags: Entries<serde_json::Value>,
 }
 
@@ -135,33 +206,52 @@ fn task_id(path: &str, s: &str) -> Result<TaskId, InputError> {
     s.parse().map_err(|_| {
         InputError::new(
             path,
-            format!("must be a task id SUBTOPOLOGY_PARTITION like \"0_3\", got {s:?}"),
+            format!(
+                "must be a task id SUBTOPOLOGY_PARTITION like \"0_3\", got {}",
+                quote(s)
+            ),
         )
     })
 }
 
 const U32_MAX: u64 = u32::MAX as u64;
 
-impl RawConfig {
-    fn to_config(&self) -> Result<AssignmentConfig, InputError> {
+impl ConfigDoc {
+    /// Checks every field (ranges here, the rules of
+    /// [`AssignmentConfig::check`] after) and builds the settings; absent
+    /// fields take Kafka's defaults. Errors name the field under
+    /// `path_prefix` (`config` in a state: `config.max_warmup_replicas must
+    /// be at least 1, got 0`).
+    ///
+    /// # Errors
+    ///
+    /// The first field out of range or breaking a rule, with its value.
+    pub fn into_config(self, path_prefix: &str) -> Result<AssignmentConfig, InputError> {
         let d = AssignmentConfig::default();
+        let at = |name: &str| key_path(path_prefix, name);
         let opt = |name: &str, v: &Option<Number>, min: u64, max: u64, default: u64| match v {
-            Some(n) => integer(&format!("config.{name}"), n, min, max),
+            Some(n) => integer(&at(name), n, min, max),
             None => Ok(default),
+        };
+        let small = |name: &str, v: &Option<Number>, min: u64, default: u32| {
+            opt(name, v, min, U32_MAX, default.into())
+                .map(|x| u32::try_from(x).expect("at most 2^32 - 1"))
         };
         let cost = |name: &str, v: &Option<Number>| -> Result<Option<u32>, InputError> {
             v.as_ref()
-                .map(|n| integer(&format!("config.{name}"), n, 0, U32_MAX).map(|x| x as u32))
+                .map(|n| {
+                    integer(&at(name), n, 0, U32_MAX)
+                        .map(|x| u32::try_from(x).expect("at most 2^32 - 1"))
+                })
                 .transpose()
         };
-        Ok(AssignmentConfig {
-            num_standby_replicas: opt(
+        let config = AssignmentConfig {
+            num_standby_replicas: small(
                 "num_standby_replicas",
                 &self.num_standby_replicas,
                 0,
-                U32_MAX,
-                0,
-            )? as u32,
+                d.num_standby_replicas,
+            )?,
             acceptable_recovery_lag: opt(
                 "acceptable_recovery_lag",
                 &self.acceptable_recovery_lag,
@@ -169,13 +259,12 @@ impl RawConfig {
                 u64::MAX,
                 d.acceptable_recovery_lag,
             )?,
-            max_warmup_replicas: opt(
+            max_warmup_replicas: small(
                 "max_warmup_replicas",
                 &self.max_warmup_replicas,
                 1,
-                U32_MAX,
-                2,
-            )? as u32,
+                d.max_warmup_replicas,
+            )?,
             probing_rebalance_interval_ms: opt(
                 "probing_rebalance_interval_ms",
                 &self.probing_rebalance_interval_ms,
@@ -183,8 +272,10 @@ impl RawConfig {
                 u64::MAX,
                 d.probing_rebalance_interval_ms,
             )?,
-            rack_aware_assignment_tags: self.rack_aware_assignment_tags.clone(),
-            rack_aware_strategy: self.rack_aware_strategy.unwrap_or_default(),
+            rack_aware_assignment_tags: self.rack_aware_assignment_tags,
+            rack_aware_strategy: self
+                .rack_aware_strategy
+                .map_or(d.rack_aware_strategy, Into::into),
             rack_aware_traffic_cost: cost(
                 "rack_aware_traffic_cost",
                 &self.rack_aware_traffic_cost,
@@ -193,12 +284,21 @@ impl RawConfig {
                 "rack_aware_non_overlap_cost",
                 &self.rack_aware_non_overlap_cost,
             )?,
-        })
+        };
+        config.check().map_err(|e| {
+            let path = match e.path.strip_prefix("config") {
+                Some(rest) if !path_prefix.is_empty() => format!("{path_prefix}{rest}"),
+                Some(rest) => rest.trim_start_matches('.').to_string(),
+                None => e.path,
+            };
+            InputError::new(path, e.message)
+        })?;
+        Ok(config)
     }
 }
 
-impl RawTask {
-    fn to_task(&self, i: usize) -> Result<Task, InputError> {
+impl TaskDoc {
+    fn into_task(self, i: usize) -> Result<Task, InputError> {
         let at = |f: &str| format!("tasks[{i}].{f}");
         let id = task_id(&at("id"), &self.id)?;
         let end_offset = match &self.end_offset {
@@ -219,24 +319,25 @@ impl RawTask {
                 .as_ref()
                 .map(|n| integer(&at("ram_mb"), n, 0, u64::MAX))
                 .transpose()?,
-            racks: self.racks.iter().cloned().collect(),
-            changelog_racks: self.changelog_racks.iter().cloned().collect(),
+            racks: self.racks.into_iter().collect(),
+            changelog_racks: self.changelog_racks.into_iter().collect(),
         })
     }
 }
 
-impl RawClient {
-    fn to_client(&self, i: usize) -> Result<Client, InputError> {
+impl ClientDoc {
+    fn into_client(self, i: usize) -> Result<Client, InputError> {
         let at = |f: &str| format!("clients[{i}].{f}");
         let capacity = match &self.capacity {
             Some(n) => integer(&at("capacity"), n, 1, U32_MAX)? as u32,
             None => 1,
         };
         let mut tags = BTreeMap::new();
-        for (k, v) in &self.tags.0 {
-            if tags.insert(k.clone(), v.clone()).is_some() {
-                return Err(InputError::new(key_path(&at("tags"), k), "is given twice"));
+        for (k, v) in self.tags.0 {
+            if tags.contains_key(&k) {
+                return Err(InputError::new(key_path(&at("tags"), &k), "is given twice"));
             }
+            tags.insert(k, v);
         }
         let mut lags = BTreeMap::new();
         for (k, v) in &self.lags.0 {
@@ -244,7 +345,10 @@ impl RawClient {
             let id: TaskId = k.parse().map_err(|_| {
                 InputError::new(
                     at("lags"),
-                    format!("keys must be task ids SUBTOPOLOGY_PARTITION like \"0_3\", got {k:?}"),
+                    format!(
+                        "keys must be task ids SUBTOPOLOGY_PARTITION like \"0_3\", got {}",
+                        quote(k)
+                    ),
                 )
             })?;
             if lags.insert(id, lag(&path, v)?).is_some() {
@@ -252,11 +356,11 @@ impl RawClient {
             }
         }
         Ok(Client {
-            id: ClientId::new(self.id.clone()),
+            id: ClientId::new(self.id),
             capacity,
-            rack: self.rack.clone(),
+            rack: self.rack,
             tags,
-            host: self.host.clone(),
+            host: self.host,
             cpu: self
                 .cpu
                 .as_ref()
@@ -304,51 +408,46 @@ fn lag(path: &str, v: &serde_json::Value) -> Result<Lag, InputError> {
         },
         other => Err(InputError::new(
             path,
-            format!("must be a number of records, \"running\" or \"unknown\", got {other}"),
+            format!(
+                "must be a number of records, \"running\" or \"unknown\", got {}",
+                json_value(other)
+            ),
         )),
     }
 }
 
-/// Rejects arrays where the document has objects (serde's derived structs
-/// would read them as fields in order).
-pub(crate) fn shape(doc: &serde_json::Value) -> Result<(), InputError> {
-    use super::{expect_object, expect_objects};
-    expect_object("input", Some(doc))?;
-    expect_object("config", doc.get("config"))?;
-    expect_objects("tasks", doc.get("tasks"))?;
-    expect_objects("clients", doc.get("clients"))
-}
-
-impl RawState {
+impl StateDoc {
     /// Checks every field and builds the state.
     pub(crate) fn into_state(self) -> Result<ClusterState, InputError> {
-        let config = self.config.to_config()?;
+        let config = self.config.into_config("config")?;
+        // Documents are consumed as they are converted: their strings are
+        // freed while the model's values are built.
         let tasks = self
             .tasks
-            .iter()
+            .into_iter()
             .enumerate()
-            .map(|(i, t)| t.to_task(i))
+            .map(|(i, t)| t.into_task(i))
             .collect::<Result<_, _>>()?;
         let clients = self
             .clients
-            .iter()
+            .into_iter()
             .enumerate()
-            .map(|(i, c)| c.to_client(i))
+            .map(|(i, c)| c.into_client(i))
             .collect::<Result<_, _>>()?;
         ClusterState::new(config, tasks, clients)
     }
 
     /// The document describing `state`.
-    pub(crate) fn from_state(state: &ClusterState) -> RawState {
+    pub(crate) fn from_state(state: &ClusterState) -> StateDoc {
         let c = state.config();
         let num = |x: u64| Some(Number::from(x));
-        let config = RawConfig {
+        let config = ConfigDoc {
             num_standby_replicas: num(c.num_standby_replicas.into()),
             acceptable_recovery_lag: num(c.acceptable_recovery_lag),
             max_warmup_replicas: num(c.max_warmup_replicas.into()),
             probing_rebalance_interval_ms: num(c.probing_rebalance_interval_ms),
             rack_aware_assignment_tags: c.rack_aware_assignment_tags.clone(),
-            rack_aware_strategy: Some(c.rack_aware_strategy),
+            rack_aware_strategy: Some(c.rack_aware_strategy.into()),
             rack_aware_traffic_cost: c.rack_aware_traffic_cost.and_then(|x| num(x.into())),
             rack_aware_non_overlap_cost: c.rack_aware_non_overlap_cost.and_then(|x| num(x.into())),
         };
@@ -357,7 +456,7 @@ impl RawState {
         let tasks = state
             .tasks()
             .iter()
-            .map(|t| RawTask {
+            .map(|t| TaskDoc {
                 id: t.id.to_string(),
                 stateful: t.stateful,
                 end_offset: (t.stateful || t.end_offset != 0).then(|| Number::from(t.end_offset)),
@@ -370,7 +469,7 @@ impl RawState {
         let clients = state
             .clients()
             .iter()
-            .map(|cl| RawClient {
+            .map(|cl| ClientDoc {
                 id: cl.id.to_string(),
                 capacity: num(cl.capacity.into()),
                 rack: cl.rack.clone(),
@@ -395,10 +494,27 @@ impl RawState {
                 ),
             })
             .collect();
-        RawState {
+        StateDoc {
             config,
             tasks,
             clients,
+        }
+    }
+}
+
+/// A JSON value as a message echoes it: strings quoted and cut as
+/// [`quote`] does, arrays and objects cut after [`ECHO_MAX_CHARS`] characters.
+fn json_value(v: &serde_json::Value) -> String {
+    match v {
+        serde_json::Value::String(s) => quote(s),
+        other => {
+            let text = other.to_string();
+            if text.chars().count() > ECHO_MAX_CHARS {
+                let cut: String = text.chars().take(ECHO_MAX_CHARS).collect();
+                format!("{}…", one_line(&cut))
+            } else {
+                one_line(&text)
+            }
         }
     }
 }

@@ -1,6 +1,7 @@
-//! The `smoothscale` binary end to end (DESIGN §3-4): bad input exits 2 with
-//! nothing on stdout and one stderr line naming the field's path and the
-//! offending value; good input prints a sorted, deterministic plan.
+//! The `smoothscale` binary end to end (formats in docs/wire-format.md): bad
+//! input and bad arguments exit 2 with nothing on stdout and one stderr line
+//! naming the field's path (or the flag) and the offending value; good input
+//! prints a sorted, deterministic plan.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -55,8 +56,8 @@ fn temp_file(name: &str, contents: &[u8]) -> PathBuf {
     path
 }
 
-/// DESIGN §3's input, verbatim.
-const DESIGN_EXAMPLE: &str = r#"{
+/// The wire format's example input (docs/wire-format.md), verbatim.
+const WIRE_EXAMPLE: &str = r#"{
   "config": { "num_standby_replicas": 1, "acceptable_recovery_lag": 10000,
               "max_warmup_replicas": 2, "probing_rebalance_interval_ms": 600000 },
   "tasks": [
@@ -70,11 +71,11 @@ const DESIGN_EXAMPLE: &str = r#"{
   ]
 }"#;
 
-/// DESIGN §3's input with task `0_1` declared: the example reports a lag for
+/// The example input with task `0_1` declared: the example reports a lag for
 /// `0_1` (and its sample plan warms it up) without listing it among the tasks,
 /// and a lag of an unknown task is an error (README, "Input").
-fn design_example() -> String {
-    DESIGN_EXAMPLE.replace(
+fn wire_example() -> String {
+    WIRE_EXAMPLE.replace(
         r#"{ "id": "1_0", "stateful": false }"#,
         r#"{ "id": "0_1", "stateful": true, "end_offset": 500000 },
     { "id": "1_0", "stateful": false }"#,
@@ -228,9 +229,35 @@ fn bad_input_rows() -> Vec<Bad> {
             &["config", "object", "array"],
         ),
         bad(
-            "config null",
-            with(|d| d["config"] = Value::Null),
-            &["config", "object", "null"],
+            "config a string",
+            with(|d| d["config"] = json!("none")),
+            &["config", "object", "\"none\""],
+        ),
+        bad(
+            "nested arrays at the top",
+            "[[[1]]]",
+            &["input must be a JSON object, got an array"],
+        ),
+        // `null` is absent for optional fields only.
+        bad(
+            "null client id",
+            with(|d| d["clients"][0]["id"] = Value::Null),
+            &["clients[0].id", "string", "null"],
+        ),
+        bad(
+            "null task id",
+            with(|d| d["tasks"][0]["id"] = Value::Null),
+            &["tasks[0].id", "string", "null"],
+        ),
+        bad(
+            "null tag value",
+            with(|d| d["clients"][0]["tags"]["zone"] = Value::Null),
+            &["clients[0].tags.zone", "null"],
+        ),
+        bad(
+            "null in previous_active",
+            with(|d| d["clients"][0]["previous_active"] = json!([null])),
+            &["clients[0].previous_active[0]", "null"],
         ),
         bad(
             "lags as an array",
@@ -320,8 +347,8 @@ fn bad_input_rows() -> Vec<Bad> {
             &["clients[1].lags.7_7", "unknown task"],
         ),
         bad(
-            "DESIGN example verbatim: lag of undeclared 0_1",
-            DESIGN_EXAMPLE,
+            "the example verbatim: lag of undeclared 0_1",
+            WIRE_EXAMPLE,
             &["clients[0].lags.0_1", "unknown task 0_1"],
         ),
         bad(
@@ -649,7 +676,7 @@ fn task_ids(list: &Value) -> Vec<TaskId> {
         .collect()
 }
 
-/// Asserts the DESIGN §3 plan shape and returns the parsed plan.
+/// Asserts the wire format's plan shape and returns the parsed plan.
 fn assert_plan_shape(text: &str) -> Value {
     assert!(text.ends_with('\n'), "the plan ends with a newline");
     let plan: Value = serde_json::from_str(text).expect("the plan is JSON");
@@ -695,8 +722,8 @@ fn assert_plan_shape(text: &str) -> Value {
 }
 
 #[test]
-fn design_example_gives_a_plan_of_the_design_shape() {
-    let input = design_example();
+fn the_example_gives_a_plan_of_the_documented_shape() {
+    let input = wire_example();
     let text = assign_ok(&["assign"], &input);
     let plan = assert_plan_shape(&text);
     assert_eq!(plan["strategy"], "kip441");
@@ -773,7 +800,7 @@ fn plan_lists_clients_by_id_and_tasks_by_subtopology_then_partition() {
 
 #[test]
 fn stdin_dash_and_file_give_identical_output() {
-    for (name, input) in [("design", design_example()), ("unsorted", unsorted_state())] {
+    for (name, input) in [("design", wire_example()), ("unsorted", unsorted_state())] {
         let path = temp_file(&format!("{name}.json"), input.as_bytes());
         let path = path.to_str().unwrap();
         let from_stdin = assign_ok(&["assign"], &input);
@@ -789,7 +816,7 @@ fn stdin_dash_and_file_give_identical_output() {
 
 #[test]
 fn running_twice_is_byte_identical() {
-    for input in [design_example(), unsorted_state()] {
+    for input in [wire_example(), unsorted_state()] {
         for args in [&["assign"][..], &["assign", "--metrics"][..]] {
             assert_eq!(assign_ok(args, &input), assign_ok(args, &input));
         }
@@ -850,7 +877,7 @@ fn strategies_lists_kip441_with_a_description() {
         // Every listed strategy is selectable.
         let run = smoothscale(
             &["assign", "--strategy", name.trim()],
-            Some(design_example().as_bytes()),
+            Some(wire_example().as_bytes()),
         );
         assert_eq!(run.code, Some(0), "{name}: {}", run.stderr);
     }
@@ -975,4 +1002,191 @@ fn learner_plans_ask_for_a_rebalance_when_caught_up() {
     assert!(!learners.is_empty(), "{out}");
     let followup = plan["followup_when_caught_up"].as_array().expect("listed");
     assert_eq!(followup.len(), learners.len(), "{out}");
+}
+
+#[test]
+fn null_is_absent_for_every_optional_field() {
+    // Every optional field at every level given as `null`: the plan equals
+    // the one of the same state with those fields left out.
+    let nulls = json!({
+        "config": {
+            "num_standby_replicas": null, "acceptable_recovery_lag": null,
+            "max_warmup_replicas": null, "probing_rebalance_interval_ms": null,
+            "rack_aware_assignment_tags": null, "rack_aware_strategy": null,
+            "rack_aware_traffic_cost": null, "rack_aware_non_overlap_cost": null
+        },
+        "tasks": [
+            { "id": "0_0", "stateful": null, "end_offset": null, "cpu": null,
+              "ram_mb": null, "racks": null, "changelog_racks": null }
+        ],
+        "clients": [
+            { "id": "a", "capacity": null, "rack": null, "tags": null, "host": null,
+              "cpu": null, "ram_mb": null, "previous_active": null,
+              "previous_standby": null, "previous_warmup": null, "leaving": null,
+              "lags": null }
+        ]
+    });
+    let bare = json!({ "tasks": [{ "id": "0_0" }], "clients": [{ "id": "a" }] });
+    let expected = assign_ok(&["assign"], &bare.to_string());
+    assert_eq!(assign_ok(&["assign"], &nulls.to_string()), expected);
+    let top = json!({ "config": null, "tasks": null, "clients": null });
+    assert_eq!(
+        assign_ok(&["assign"], &top.to_string()),
+        assign_ok(&["assign"], "{}")
+    );
+}
+
+#[test]
+fn echoed_ids_and_values_are_cut_and_escaped() {
+    let huge = "v".repeat(1 << 20);
+    let cases: Vec<(&str, String, Vec<&str>)> = vec![
+        (
+            "1 MB tag value",
+            with(|d| d["clients"][0]["tags"]["zone"] = json!(huge)),
+            vec!["clients[0].tags.zone", "…", "(1048576 characters)"],
+        ),
+        (
+            "1 MB tag key",
+            with(|d| d["clients"][0]["tags"] = json!({ huge.clone(): "z" })),
+            vec!["clients[0].tags", "…", "(1048576 characters)"],
+        ),
+        (
+            "1 MB duplicate client id",
+            with(|d| {
+                d["clients"][0]["id"] = json!(huge);
+                d["clients"][1]["id"] = json!(huge);
+            }),
+            vec!["clients[1].id", "…", "(1048576 characters)"],
+        ),
+        (
+            "1 MB task id",
+            with(|d| d["tasks"][0]["id"] = json!(huge)),
+            vec!["tasks[0].id", "…", "(1048576 characters)"],
+        ),
+        (
+            "1 MB lag key",
+            with(|d| d["clients"][0]["lags"][&huge] = json!(1)),
+            vec!["clients[0].lags", "…"],
+        ),
+        (
+            "1 MB unknown field",
+            with(|d| d["clients"][0][&huge] = json!(1)),
+            vec!["clients[0]", "unknown field", "…"],
+        ),
+        (
+            "1 MB string as a capacity",
+            with(|d| d["clients"][0]["capacity"] = json!(huge)),
+            vec!["clients[0].capacity", "…"],
+        ),
+        (
+            "1 MB rack-aware strategy",
+            with(|d| d["config"]["rack_aware_strategy"] = json!(huge)),
+            vec!["config.rack_aware_strategy", "…"],
+        ),
+        (
+            "U+2028 and U+2029 in a duplicate client id",
+            with(|d| {
+                d["clients"][0]["id"] = json!("x\u{2028}y\u{2029}z");
+                d["clients"][1]["id"] = json!("x\u{2028}y\u{2029}z");
+            }),
+            vec!["clients[1].id", r#""x\u{2028}y\u{2029}z""#],
+        ),
+        (
+            "U+2028 in a task id",
+            with(|d| d["tasks"][0]["id"] = json!("0\u{2028}_0")),
+            vec!["tasks[0].id", r#""0\u{2028}_0""#],
+        ),
+        (
+            "U+2028 in an unknown field",
+            with(|d| d["tasks"][0]["a\u{2028}b"] = json!(1)),
+            vec![r#"tasks[0]["a\u{2028}b"]"#, "unknown field"],
+        ),
+    ];
+    for (name, input, needles) in cases {
+        let out = smoothscale(&["assign"], Some(input.as_bytes()));
+        if let Err(why) = check_bad(&out, &needles) {
+            panic!("{name}: {why}");
+        }
+        assert!(
+            out.stderr.len() < 1000,
+            "{name}: {} bytes",
+            out.stderr.len()
+        );
+        for c in ['\u{2028}', '\u{2029}'] {
+            assert!(!out.stderr.contains(c), "{name}: raw {c:?}: {}", out.stderr);
+        }
+    }
+    // On the command line too.
+    // (One argument may be at most 128 KiB on Linux.)
+    let long = "v".repeat(100_000);
+    let out = smoothscale(&["assign", "--strategy", &long], Some(b"{}"));
+    if let Err(why) = check_bad(&out, &["--strategy", "…"]) {
+        panic!("{why}");
+    }
+    assert!(out.stderr.len() < 1000);
+}
+
+#[test]
+fn endless_input_stops_at_once() {
+    // `/dev/zero` is not JSON: the first byte ends the read (it used to be
+    // read whole, 1 GB/s until the OOM killer).
+    let out = smoothscale(&["assign", "/dev/zero"], None);
+    if let Err(why) = check_bad(&out, &["input", "not valid JSON", "line 1 column 1"]) {
+        panic!("{why}");
+    }
+}
+
+#[test]
+fn argument_errors_are_one_line_and_help_is_not_an_error() {
+    let cases: &[(&[&str], &[&str])] = &[
+        (&[], &["a command is required", "usage: smoothscale"]),
+        (&["nosuch"], &["'nosuch'", "usage: smoothscale <COMMAND>"]),
+        (
+            &["assign", "--foo"],
+            &["'--foo'", "usage: smoothscale assign"],
+        ),
+        (&["assign", "--strat", "x"], &["'--strat'", "--strategy"]),
+        (&["assign", "--strategy"], &["--strategy"]),
+        (&["assign", "a.json", "b.json"], &["'b.json'"]),
+        (&["generate", "--threads", "0"], &["--threads", "'0'"]),
+        (
+            &["generate", "--history", "bogus"],
+            &["'bogus'", "cold, sparse, random"],
+        ),
+        (&["generate", "--seed", "-1"], &["'-1'"]),
+        (
+            &["simulate"],
+            &["<SCENARIO>", "usage: smoothscale simulate"],
+        ),
+        (&["sweep"], &["<SCENARIO>"]),
+        (&["strategies", "extra"], &["'extra'"]),
+    ];
+    for (args, needles) in cases {
+        let out = smoothscale(args, None);
+        if let Err(why) = check_bad(&out, needles) {
+            panic!("{args:?}: {why}");
+        }
+    }
+    for args in [
+        &["--help"][..],
+        &["-h"],
+        &["help"],
+        &["assign", "--help"],
+        &["generate", "-h"],
+        &["help", "simulate"],
+        &["--version"],
+        &["-V"],
+    ] {
+        let out = smoothscale(args, None);
+        assert_eq!(out.code, Some(0), "{args:?}: {}", out.stderr);
+        assert_eq!(out.stderr, "", "{args:?}");
+        assert!(!out.stdout.is_empty(), "{args:?}");
+    }
+    let help = smoothscale(&["assign", "--help"], None).stdout;
+    assert!(help.lines().count() > 5 && help.contains("Usage: smoothscale assign"));
+    let version = smoothscale(&["--version"], None).stdout;
+    assert_eq!(
+        version,
+        format!("smoothscale {}\n", env!("CARGO_PKG_VERSION"))
+    );
 }

@@ -5,6 +5,7 @@ mod convergence;
 mod flow;
 mod golden;
 mod heron;
+mod kip441_reference;
 mod kip441_spec;
 mod learner;
 mod optimal;

@@ -1,4 +1,4 @@
-//! The JSON wire format at the library level (DESIGN §3): round trips,
+//! The JSON wire format at the library level (docs/wire-format.md): round trips,
 //! Kafka's defaults, lag sentinels, duplicate keys, sorted output.
 
 use std::collections::BTreeSet;
@@ -257,7 +257,7 @@ fn plan_json_has_the_design_shape() {
             "diagnostics": ["rack_aware_strategy min_traffic is not applied"]
         })
     );
-    // Field order as in DESIGN §3, two-space indentation, a final newline.
+    // Field order as documented (docs/wire-format.md), two-space indentation, a final newline.
     let strategy = text.find("\"strategy\"").unwrap();
     let clients = text.find("\"clients\"").unwrap();
     let followup = text.find("\"followup_rebalance_ms\"").unwrap();
@@ -560,4 +560,142 @@ fn a_previous_warmup_must_be_a_previous_standby() {
     assert!(e.message.contains("0_1"), "{e}");
     let e = reject(r#"{"clients": [{"id": "a", "leaving": 1}]}"#);
     assert_eq!(e.path, "clients[0].leaving", "{e}");
+}
+
+#[test]
+fn a_reader_reads_what_the_text_reads() {
+    use smoothscale::wire::{state_from_reader, ReadError};
+    let text = state_to_json(&rich_state());
+    let from_reader = state_from_reader(text.as_bytes()).expect("valid");
+    assert_eq!(from_reader, read(&text));
+    // The same messages, bad input or not.
+    for bad in [
+        "",
+        " \n",
+        "{",
+        "[[[1]]]",
+        r#"{"clients": [{"id": "a", "capacity": 0}]}"#,
+        r#"{"tasks": [], "x": 1}"#,
+        "{} {}",
+    ] {
+        let e = reject(bad);
+        match state_from_reader(bad.as_bytes()) {
+            Err(ReadError::Input(r)) => assert_eq!(r, e, "{bad:?}"),
+            other => panic!("{bad:?}: {other:?}"),
+        }
+    }
+    // Bytes that are not UTF-8 are a read error, not a JSON one.
+    match state_from_reader(&b"{\"clients\": [{\"id\": \"caf\xe9\"}]}"[..]) {
+        Err(ReadError::Io(e)) => assert!(e.to_string().contains("UTF-8"), "{e}"),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn the_top_level_and_nested_objects_reject_arrays() {
+    let e = reject("[[[1]]]");
+    assert_eq!(e.path, "input");
+    assert!(
+        e.message.starts_with("must be a JSON object, got an array"),
+        "{e}"
+    );
+    let e = reject(r#"{"tasks": [["0_0", true]]}"#);
+    assert_eq!(e.path, "tasks[0]");
+    let e = reject(r#"{"config": [1, 2]}"#);
+    assert_eq!(e.path, "config");
+}
+
+#[test]
+fn null_is_absent_for_optional_fields_and_rejected_for_required_ones() {
+    let with_nulls = read(
+        r#"{"config": {"num_standby_replicas": null, "rack_aware_assignment_tags": null,
+                       "rack_aware_strategy": null, "rack_aware_traffic_cost": null},
+            "tasks": [{"id": "0_0", "stateful": null, "end_offset": null, "racks": null,
+                       "changelog_racks": null, "cpu": null, "ram_mb": null}],
+            "clients": [{"id": "a", "capacity": null, "tags": null, "lags": null,
+                         "previous_active": null, "previous_standby": null,
+                         "previous_warmup": null, "leaving": null, "rack": null,
+                         "host": null, "cpu": null, "ram_mb": null}]}"#,
+    );
+    assert_eq!(
+        with_nulls,
+        read(r#"{"tasks": [{"id": "0_0"}], "clients": [{"id": "a"}]}"#)
+    );
+    assert_eq!(
+        read(r#"{"config": null, "tasks": null, "clients": null}"#),
+        read("{}")
+    );
+    // Required fields and values inside maps and lists are not optional.
+    for (text, path) in [
+        (r#"{"tasks": [{"id": null}]}"#, "tasks[0].id"),
+        (r#"{"clients": [{"id": null}]}"#, "clients[0].id"),
+        (
+            r#"{"clients": [{"id": "a", "tags": {"zone": null}}]}"#,
+            "clients[0].tags.zone",
+        ),
+        (
+            r#"{"tasks": [{"id": "0_0"}], "clients": [{"id": "a", "previous_active": [null]}]}"#,
+            "clients[0].previous_active[0]",
+        ),
+        (r#"{"tasks": [null]}"#, "tasks[0]"),
+    ] {
+        let e = reject(text);
+        assert_eq!(e.path, path, "{text}: {e}");
+        assert!(e.message.contains("null"), "{text}: {e}");
+    }
+    // Plans read the same way.
+    let plan = plan_from_json(
+        r#"{"strategy": "x", "clients": [{"id": "a", "active": [], "standby": null,
+            "warmup": null}], "followup_rebalance_ms": null,
+            "followup_when_caught_up": null, "diagnostics": null}"#,
+    )
+    .expect("nulls are absent");
+    assert_eq!(plan.clients.len(), 1);
+}
+
+#[test]
+fn config_doc_checks_with_the_models_rules_under_any_prefix() {
+    use smoothscale::wire::ConfigDoc;
+    let doc: ConfigDoc =
+        serde_json::from_str(r#"{"max_warmup_replicas": 3, "rack_aware_strategy": "min_traffic"}"#)
+            .unwrap();
+    let config = doc.into_config("config").unwrap();
+    assert_eq!(config.max_warmup_replicas, 3);
+    assert_eq!(config.rack_aware_strategy, RackAwareStrategy::MinTraffic);
+    for (text, path) in [
+        (
+            r#"{"max_warmup_replicas": 0}"#,
+            "scenario.config.max_warmup_replicas",
+        ),
+        (
+            r#"{"probing_rebalance_interval_ms": 1}"#,
+            "scenario.config.probing_rebalance_interval_ms",
+        ),
+        (
+            r#"{"rack_aware_assignment_tags": ["a", "a"]}"#,
+            "scenario.config.rack_aware_assignment_tags[1]",
+        ),
+        (
+            r#"{"rack_aware_traffic_cost": 4294967296}"#,
+            "scenario.config.rack_aware_traffic_cost",
+        ),
+    ] {
+        let doc: ConfigDoc = serde_json::from_str(text).unwrap();
+        let e = doc.into_config("scenario.config").unwrap_err();
+        assert_eq!(e.path, path, "{text}: {e}");
+    }
+    assert!(serde_json::from_str::<ConfigDoc>(r#"{"num_standbys": 1}"#).is_err());
+    // The model's own check is the same rule set.
+    let bad = AssignmentConfig {
+        max_warmup_replicas: 0,
+        ..AssignmentConfig::default()
+    };
+    assert_eq!(
+        bad.check().unwrap_err().to_string(),
+        "config.max_warmup_replicas must be at least 1, got 0"
+    );
+    assert_eq!(
+        ClusterState::new(bad, vec![], vec![]).unwrap_err().path,
+        "config.max_warmup_replicas"
+    );
 }
