@@ -154,8 +154,8 @@ use super::{
 };
 use crate::assignor;
 use crate::model::{
-    key_path, one_line, AssignmentConfig, ClusterState, InputError, RackAwareStrategy,
-    MAX_TAG_KEYS, MAX_TAG_KEY_LEN, MIN_PROBING_REBALANCE_INTERVAL_MS,
+    key_path, one_line, AssignmentConfig, InputError, RackAwareStrategy,
+    MIN_PROBING_REBALANCE_INTERVAL_MS,
 };
 
 /// Default physics step (`step`).
@@ -810,34 +810,14 @@ fn subtopologies(docs: Vec<SubtopologyDoc>) -> Read<Vec<SubtopologySpec>> {
         .collect()
 }
 
-/// `[config]` into the model's settings, checked by the model's own rules.
-/// Kept apart so that it can read the shared wire document instead.
+/// `[config]` into the model's settings, checked by the model's one
+/// validator ([`AssignmentConfig::check`]). Kept apart so that it can read
+/// the shared wire document instead.
 fn read_config(doc: Option<ConfigDoc>) -> Read<AssignmentConfig> {
     let Some(doc) = doc else {
         return Ok(AssignmentConfig::default());
     };
     let d = AssignmentConfig::default();
-    let path = "config.rack_aware_assignment_tags";
-    let tags = names(path, doc.rack_aware_assignment_tags.unwrap_or_default())?;
-    if tags.len() > MAX_TAG_KEYS {
-        return fail(
-            path,
-            format!(
-                "must list at most {MAX_TAG_KEYS} tag keys, got {}",
-                tags.len()
-            ),
-        );
-    }
-    if let Some((i, key)) = tags
-        .iter()
-        .enumerate()
-        .find(|(_, k)| k.chars().count() > MAX_TAG_KEY_LEN)
-    {
-        return fail(
-            format!("{path}[{i}]"),
-            format!("must have at most {MAX_TAG_KEY_LEN} characters, got {key:?}"),
-        );
-    }
     let config = AssignmentConfig {
         num_standby_replicas: doc
             .num_standby_replicas
@@ -851,16 +831,16 @@ fn read_config(doc: Option<ConfigDoc>) -> Read<AssignmentConfig> {
         probing_rebalance_interval_ms: doc
             .probing_rebalance_interval
             .map_or(d.probing_rebalance_interval_ms, Duration::ms),
-        rack_aware_assignment_tags: tags,
+        rack_aware_assignment_tags: doc.rack_aware_assignment_tags.unwrap_or_default(),
         rack_aware_strategy: doc
             .rack_aware_strategy
             .map_or(d.rack_aware_strategy, |c| c.0),
         rack_aware_traffic_cost: doc.rack_aware_traffic_cost.map(Int::small),
         rack_aware_non_overlap_cost: doc.rack_aware_non_overlap_cost.map(Int::small),
     };
-    // The model's own rules, so that every state the simulator builds from
-    // this config is accepted (the types above give the better messages).
-    ClusterState::new(config.clone(), Vec::new(), Vec::new()).map_err(|e| {
+    // The interval's lower bound is its type's (`Duration<60_000>`), whose
+    // message shows the duration as written; the model names the JSON key.
+    config.check().map_err(|e| {
         let path = if e.path == "config.probing_rebalance_interval_ms" {
             "config.probing_rebalance_interval".to_string()
         } else {
