@@ -4,8 +4,16 @@
 //! One number and one unit, nothing else: no sign, no fraction, no spaces, no
 //! compounds (`"1h30m"` is written `"90m"`). A value that does not fit in
 //! `u64` milliseconds is an error, never a wrapped or saturated number.
+//!
+//! [`Duration`] is the type scenario keys are read into: its deserialiser
+//! takes either form and reports a bad value with the value itself. How long
+//! a duration may be at most is a limit of the scenario, checked by
+//! [`Scenario::check`](super::Scenario::check).
 
 use std::fmt;
+use std::marker::PhantomData;
+
+use serde::de::{self, Deserialize, Deserializer, Visitor};
 
 /// The units a duration string may end in, with their length in milliseconds.
 /// `ms` comes before `m` and `s`, so that the longest suffix wins.
@@ -76,6 +84,69 @@ pub fn format_duration(ms: u64) -> String {
         .copied()
         .unwrap_or(UNITS[0]);
     format!("{}{unit}", ms / scale)
+}
+
+/// A duration read from a scenario file, in milliseconds, at least `MIN_MS`
+/// (so `Duration<1>` is a positive duration).
+///
+/// It deserialises from an integer of milliseconds or a duration string
+/// ([`parse_duration`]); a refused value is reported with the value as
+/// written: `must not be negative, got -5`, `must be at least "1ms", got "0s"`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Duration<const MIN_MS: u64 = 0>(pub u64);
+
+impl<const MIN_MS: u64> Duration<MIN_MS> {
+    /// The milliseconds.
+    pub(crate) fn ms(self) -> u64 {
+        self.0
+    }
+
+    fn at_least<E: de::Error>(ms: u64, shown: impl fmt::Display) -> Result<Self, E> {
+        if ms < MIN_MS {
+            return Err(E::custom(format_args!(
+                "must be at least {:?}, got {shown}",
+                format_duration(MIN_MS)
+            )));
+        }
+        Ok(Duration(ms))
+    }
+}
+
+struct DurationVisitor<const MIN_MS: u64>(PhantomData<Duration<MIN_MS>>);
+
+impl<const MIN_MS: u64> Visitor<'_> for DurationVisitor<MIN_MS> {
+    type Value = Duration<MIN_MS>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // Read after "must be": the same words as `DurationError::Malformed`.
+        f.write_str(
+            "a duration: milliseconds, or a string like \"500ms\", \"45s\", \"10m\", \"8h\", \"2d\"",
+        )
+    }
+
+    fn visit_i64<E: de::Error>(self, v: i64) -> Result<Self::Value, E> {
+        match u64::try_from(v) {
+            Ok(ms) => Duration::at_least(ms, v),
+            Err(_) => Err(E::custom(format_args!("must not be negative, got {v}"))),
+        }
+    }
+
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<Self::Value, E> {
+        Duration::at_least(v, v)
+    }
+
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
+        match parse_duration(v) {
+            Ok(ms) => Duration::at_least(ms, format_args!("{v:?}")),
+            Err(e) => Err(E::custom(format_args!("{e}, got {v:?}"))),
+        }
+    }
+}
+
+impl<'de, const MIN_MS: u64> Deserialize<'de> for Duration<MIN_MS> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_any(DurationVisitor(PhantomData))
+    }
 }
 
 #[cfg(test)]

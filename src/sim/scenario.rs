@@ -1,12 +1,75 @@
-//! [`Scenario`]: what a simulation replays (DESIGN §5), as checked data.
+//! [`Scenario`]: what a simulation replays (see `docs/simulator.md`), as
+//! checked data.
 //!
 //! Reading a scenario from TOML, with errors naming the key, is
-//! [`Scenario::from_toml`] (in `scenario_toml.rs`).
+//! [`Scenario::from_toml`] (in `scenario_toml.rs`); it checks each value
+//! against its type as it reads it, then calls [`Scenario::check`], the one
+//! place where the rules between values are checked: events inside the
+//! duration, racks and subtopologies that exist, the clients' membership the
+//! events imply, and the limits below.
+//!
+//! # Limits
+//!
+//! A scenario is a small file that can ask for unbounded memory or time, so
+//! the sizes and the simulated work it asks for are bounded before anything
+//! is allocated or simulated; past a limit the scenario is refused with the
+//! key, its value and the limit (exit 2 on the command line). The limits are
+//! far above every bundled scenario (at most 8 h: 28,800 steps and 481
+//! samples; 48 tasks; 6 clients, 34 counting every join random churn may
+//! draw; 29 churn events) and above realistic research use
+//! (a Kafka Streams group of thousands of instances, tens of thousands of
+//! tasks, months of simulated time at a 1 s step):
+//!
+//! | what | limit | why |
+//! |---|---|---|
+//! | any duration (`duration`, timeouts, `at`, `interval`, …) | [`MAX_DURATION_MS`] = 3650 days | sums of a few times stay far inside `u64` milliseconds (a rolling bounce over every client: 10,000 × 3650 days ≈ 3.2·10¹⁵ ms) |
+//! | physics steps, `duration / step` | [`MAX_STEPS`] = 10,000,000 | 115 days at the default 1 s step; each step visits every task and client |
+//! | samples, `duration / sample_every + 1` | [`MAX_SAMPLES`] = 100,000 | per strategy, in memory, in `timeseries.csv` and in every plot (69 days at the default 1 min) |
+//! | clients that can ever exist: `cluster.clients`, plus every `scale_out`, plus the churn draws when `scale_out` is a churn kind | [`MAX_CLIENTS`] = 10,000 | clients are never reused |
+//! | tasks, the sum of `partitions` | [`MAX_TASKS`] = 100,000 | |
+//! | tasks × clients that can ever exist | [`MAX_TASK_CLIENTS`] = 100,000,000 | a rebalance reads every client's view of every task |
+//! | simulated work, steps × (tasks + clients that can ever exist) | [`MAX_WORK`] = 10¹⁰ | every step visits every task and client: about 30 ns each in a release build on a 2-core machine, so about 5 minutes per strategy at the limit (10,000 tasks for 10 days at a 1 s step fit) |
+//! | scripted events, `[[events]]` | [`MAX_EVENTS`] = 10,000 | each is replayed against the clients here and in the run |
+//! | churn draws, `events_per_hour × (until − from)` | [`MAX_CHURN_EVENTS`] = 100,000 | drawn, stored and replayed before anything else; 11 years at 1 per hour |
+//! | `state_records` per task | [`MAX_STATE_RECORDS`] = 10¹² | changelogs are counted in milli-records in `u64`: 10¹² records plus 10 years of writes at the highest rate stay below 2⁶⁴ milli-records |
+//! | `write_rate` per task (subtopologies and `write_spike`) | [`MAX_WRITE_RATE`] = 10⁶ records/s | above one Kafka partition's write throughput |
+//! | `cluster.restore_rate` per client | [`MAX_RESTORE_RATE`] = 10⁹ records/s | |
 
-use crate::model::AssignmentConfig;
+use std::collections::BTreeMap;
+
+use super::duration::format_duration;
+use crate::model::{AssignmentConfig, InputError};
+
+/// The longest duration any key of a scenario may give: 3650 days.
+pub const MAX_DURATION_MS: u64 = 3_650 * 86_400_000;
+/// The most physics steps a run may take (`duration / step`, rounded up).
+pub const MAX_STEPS: u64 = 10_000_000;
+/// The most samples of the time series a run may take.
+pub const MAX_SAMPLES: u64 = 100_000;
+/// The most clients that can ever exist in a run.
+pub const MAX_CLIENTS: u64 = 10_000;
+/// The most tasks (the sum of the subtopologies' partitions).
+pub const MAX_TASKS: u64 = 100_000;
+/// The most tasks × clients that can ever exist.
+pub const MAX_TASK_CLIENTS: u64 = 100_000_000;
+/// The most simulated work: physics steps × (tasks + clients that can ever exist).
+pub const MAX_WORK: u64 = 10_000_000_000;
+/// The most scripted events.
+pub const MAX_EVENTS: usize = 10_000;
+/// The most random churn events a run may draw.
+pub const MAX_CHURN_EVENTS: u64 = 100_000;
+/// The most changelog records a task may start with.
+pub const MAX_STATE_RECORDS: u64 = 1_000_000_000_000;
+/// The highest write rate of a task, records per second.
+pub const MAX_WRITE_RATE: u64 = 1_000_000;
+/// The highest restore rate of a client, records per second.
+pub const MAX_RESTORE_RATE: u64 = 1_000_000_000;
 
 /// A whole scenario: the cluster, its workload, the assignment settings, the
 /// scripted events and random churn. Every duration is in milliseconds.
+///
+/// A scenario read by [`Scenario::from_toml`] has passed [`Scenario::check`];
+/// one built in code should be checked before it is simulated.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Scenario {
     /// Short name (`scale-out`).
@@ -29,7 +92,7 @@ pub struct Scenario {
     pub subtopologies: Vec<SubtopologySpec>,
     /// Assignment settings given to every strategy.
     pub config: AssignmentConfig,
-    /// Scripted events, sorted by time (stable for equal times).
+    /// Scripted events, sorted by time (stable for equal times) when read.
     pub events: Vec<Event>,
     /// Random churn drawn from the seed.
     pub churn: Option<ChurnSpec>,
@@ -149,7 +212,8 @@ pub enum EventKind {
 /// Random churn: events drawn from the seed, the same for every strategy.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ChurnSpec {
-    /// Mean number of churn events per hour of simulated time.
+    /// Mean number of churn events per hour of simulated time; the run draws
+    /// [`ChurnSpec::draws`] of them.
     pub events_per_hour: f64,
     /// The kinds to draw from, uniformly.
     pub kinds: Vec<ChurnKind>,
@@ -172,4 +236,619 @@ pub enum ChurnKind {
     ScaleOut,
     /// The highest-numbered live client leaves.
     ScaleIn,
+}
+
+impl ChurnSpec {
+    /// How many churn events a run draws: `events_per_hour` over
+    /// `until − from`, rounded to the nearest integer (not finite, or past
+    /// `u64`, for absurd rates: [`Scenario::check`] refuses those).
+    pub fn draws(&self) -> f64 {
+        let span = self.until_ms.saturating_sub(self.from_ms);
+        (self.events_per_hour * span as f64 / 3_600_000.0).round()
+    }
+}
+
+type Checked = Result<(), InputError>;
+
+fn fail(path: impl Into<String>, message: String) -> Checked {
+    Err(InputError::new(path, message))
+}
+
+/// `value` (shown as `shown`) is at most `limit`, a limit on `what`.
+fn at_most(path: &str, value: u64, limit: u64, what: &str) -> Checked {
+    if value > limit {
+        return fail(
+            path,
+            format!("must be at most {limit} (the limit on {what}), got {value}"),
+        );
+    }
+    Ok(())
+}
+
+/// A duration is at most [`MAX_DURATION_MS`].
+fn short_enough(path: &str, ms: u64) -> Checked {
+    if ms > MAX_DURATION_MS {
+        return fail(
+            path,
+            format!(
+                "must be at most {:?} (the limit on durations), got {:?}",
+                format_duration(MAX_DURATION_MS),
+                format_duration(ms)
+            ),
+        );
+    }
+    Ok(())
+}
+
+impl Scenario {
+    /// Checks the rules between values and the limits (module doc): events
+    /// inside the duration naming racks, subtopologies and clients that exist
+    /// at that time, churn inside the duration, and every size and amount of
+    /// work the scenario asks for. The first problem found is returned as one
+    /// line naming the key, `events[2].client must name a live client, got
+    /// "c9" (…)`.
+    ///
+    /// `events` may be in any order: they are replayed in time order (equal
+    /// times in list order) and named by their position in the list.
+    /// Single values are checked by their types when read
+    /// ([`Scenario::from_toml`], with the value as written in the message);
+    /// this repeats only the few single-value rules the simulation relies on
+    /// (positive durations and counts, a finite positive churn rate), so that
+    /// a scenario built in code is safe to run once it has passed. Times are
+    /// compared and added with checked arithmetic only.
+    ///
+    /// # Errors
+    ///
+    /// The first rule or limit broken, with the key's path and its value.
+    pub fn check(&self) -> Result<(), InputError> {
+        self.check_durations()?;
+        self.check_time()?;
+        self.check_sizes()?;
+        self.check_events()?;
+        self.check_churn()?;
+        let scripted_clients = self.check_membership()?;
+        self.check_clients(scripted_clients)
+    }
+
+    fn check_durations(&self) -> Checked {
+        let c = &self.cluster;
+        let mut durations = vec![
+            ("duration".to_string(), self.duration_ms),
+            ("step".to_string(), self.step_ms),
+            ("sample_every".to_string(), self.sample_every_ms),
+            ("cluster.session_timeout".to_string(), c.session_timeout_ms),
+            ("cluster.rebalance_pause".to_string(), c.rebalance_pause_ms),
+            (
+                "cluster.state_cleanup_delay".to_string(),
+                c.state_cleanup_delay_ms,
+            ),
+            (
+                "config.probing_rebalance_interval".to_string(),
+                self.config.probing_rebalance_interval_ms,
+            ),
+        ];
+        if let Some(ms) = c.scale_down_timeout_ms {
+            durations.push(("cluster.scale_down_timeout".to_string(), ms));
+        }
+        for (i, e) in self.events.iter().enumerate() {
+            durations.push((format!("events[{i}].at"), e.at_ms));
+            match e.kind {
+                EventKind::RollingBounce {
+                    interval_ms,
+                    downtime_ms,
+                } => {
+                    durations.push((format!("events[{i}].interval"), interval_ms));
+                    durations.push((format!("events[{i}].downtime"), downtime_ms));
+                }
+                EventKind::RackOutage {
+                    duration_ms: Some(ms),
+                    ..
+                } => durations.push((format!("events[{i}].duration"), ms)),
+                _ => {}
+            }
+        }
+        if let Some(churn) = &self.churn {
+            durations.push(("churn.from".to_string(), churn.from_ms));
+            durations.push(("churn.until".to_string(), churn.until_ms));
+        }
+        durations
+            .iter()
+            .try_for_each(|(path, ms)| short_enough(path, *ms))
+    }
+
+    fn check_time(&self) -> Checked {
+        let (duration, step, every) = (self.duration_ms, self.step_ms, self.sample_every_ms);
+        for (path, ms) in [
+            ("duration", duration),
+            ("step", step),
+            ("sample_every", every),
+        ] {
+            if ms == 0 {
+                return fail(path, "must be at least \"1ms\", got \"0ms\"".to_string());
+            }
+        }
+        if every % step != 0 {
+            return fail(
+                "sample_every",
+                format!(
+                    "must be a multiple of step {:?}, got {:?}",
+                    format_duration(step),
+                    format_duration(every)
+                ),
+            );
+        }
+        let steps = duration.div_ceil(step);
+        if steps > MAX_STEPS {
+            return fail(
+                "duration",
+                format!(
+                    "must take at most {MAX_STEPS} steps of {:?} (the limit on physics steps), got {:?}: {steps} steps",
+                    format_duration(step),
+                    format_duration(duration)
+                ),
+            );
+        }
+        // The sample at 0 and one every `every` (`every` is at least 1).
+        let samples = (duration / every).saturating_add(1);
+        if samples > MAX_SAMPLES {
+            return fail(
+                "sample_every",
+                format!(
+                    "must give at most {MAX_SAMPLES} samples over duration {:?} (the limit on samples), got {:?}: {samples} samples",
+                    format_duration(duration),
+                    format_duration(every)
+                ),
+            );
+        }
+        Ok(())
+    }
+
+    fn check_sizes(&self) -> Checked {
+        let c = &self.cluster;
+        at_most(
+            "cluster.clients",
+            u64::from(c.clients),
+            MAX_CLIENTS,
+            "clients",
+        )?;
+        at_most(
+            "cluster.restore_rate",
+            c.restore_rate,
+            MAX_RESTORE_RATE,
+            "restore rates",
+        )?;
+        let mut tasks: u64 = 0;
+        for (i, sub) in self.subtopologies.iter().enumerate() {
+            let path = |key: &str| format!("subtopologies[{i}].{key}");
+            // Each count is at most 2^32 − 1, so this sum cannot overflow.
+            tasks = tasks.saturating_add(u64::from(sub.partitions));
+            if tasks > MAX_TASKS {
+                return fail(
+                    path("partitions"),
+                    format!(
+                        "must keep the tasks at most {MAX_TASKS} (the limit on tasks), got {}: {tasks} tasks so far",
+                        sub.partitions
+                    ),
+                );
+            }
+            at_most(
+                &path("state_records"),
+                sub.state_records,
+                MAX_STATE_RECORDS,
+                "changelog records per task",
+            )?;
+            at_most(
+                &path("write_rate"),
+                sub.write_rate,
+                MAX_WRITE_RATE,
+                "write rates",
+            )?;
+        }
+        Ok(())
+    }
+
+    fn check_events(&self) -> Checked {
+        if self.events.len() > MAX_EVENTS {
+            return fail(
+                "events",
+                format!(
+                    "must list at most {MAX_EVENTS} events (the limit on scripted events), got {}",
+                    self.events.len()
+                ),
+            );
+        }
+        for (i, e) in self.events.iter().enumerate() {
+            let path = |key: &str| format!("events[{i}].{key}");
+            if e.at_ms > self.duration_ms {
+                return fail(
+                    path("at"),
+                    format!(
+                        "must be at most the scenario's duration {:?}, got {:?}",
+                        format_duration(self.duration_ms),
+                        format_duration(e.at_ms)
+                    ),
+                );
+            }
+            match &e.kind {
+                EventKind::ScaleOut { count } | EventKind::ScaleIn { count } if *count == 0 => {
+                    return fail(path("count"), "must be at least 1, got 0".to_string());
+                }
+                EventKind::RollingBounce { interval_ms: 0, .. } => {
+                    return fail(
+                        path("interval"),
+                        "must be at least \"1ms\", got \"0ms\"".to_string(),
+                    );
+                }
+                EventKind::RackOutage {
+                    rack, duration_ms, ..
+                } => {
+                    if !self.cluster.racks.iter().any(|r| r == rack) {
+                        let known = if self.cluster.racks.is_empty() {
+                            "cluster.racks is empty".to_string()
+                        } else {
+                            format!("cluster.racks: {}", self.cluster.racks.join(", "))
+                        };
+                        return fail(
+                            path("rack"),
+                            format!("must name a rack of cluster.racks, got {rack:?} ({known})"),
+                        );
+                    }
+                    if *duration_ms == Some(0) {
+                        return fail(
+                            path("duration"),
+                            "must be at least \"1ms\", got \"0ms\"".to_string(),
+                        );
+                    }
+                }
+                EventKind::WriteSpike {
+                    subtopology,
+                    partition,
+                    write_rate,
+                } => {
+                    let n = self.subtopologies.len();
+                    let Some(spec) = self.subtopologies.get(*subtopology as usize) else {
+                        return fail(
+                            path("subtopology"),
+                            format!(
+                                "must name a subtopology 0..={}, got {subtopology}",
+                                n.saturating_sub(1)
+                            ),
+                        );
+                    };
+                    if !spec.stateful {
+                        return fail(
+                            path("subtopology"),
+                            format!(
+                                "must name a stateful subtopology, got {subtopology} (stateless)"
+                            ),
+                        );
+                    }
+                    if let Some(p) = partition.filter(|&p| p >= spec.partitions) {
+                        return fail(
+                            path("partition"),
+                            format!(
+                                "must be below subtopologies[{subtopology}].partitions = {}, got {p}",
+                                spec.partitions
+                            ),
+                        );
+                    }
+                    at_most(
+                        &path("write_rate"),
+                        *write_rate,
+                        MAX_WRITE_RATE,
+                        "write rates",
+                    )?;
+                }
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+
+    fn check_churn(&self) -> Checked {
+        let Some(churn) = &self.churn else {
+            return Ok(());
+        };
+        let x = churn.events_per_hour;
+        if !(x.is_finite() && x > 0.0) {
+            return fail(
+                "churn.events_per_hour",
+                format!("must be a finite number greater than 0, got {x:?}"),
+            );
+        }
+        let p = churn.lose_state_probability;
+        if !(0.0..=1.0).contains(&p) {
+            return fail(
+                "churn.lose_state_probability",
+                format!("must be between 0 and 1, got {p:?}"),
+            );
+        }
+        if churn.kinds.is_empty() {
+            return fail(
+                "churn.kinds",
+                "must list at least one kind, got []".to_string(),
+            );
+        }
+        if churn.until_ms > self.duration_ms {
+            return fail(
+                "churn.until",
+                format!(
+                    "must be at most the scenario's duration {:?}, got {:?}",
+                    format_duration(self.duration_ms),
+                    format_duration(churn.until_ms)
+                ),
+            );
+        }
+        if churn.from_ms >= churn.until_ms {
+            let (from, until) = (
+                format_duration(churn.from_ms),
+                format_duration(churn.until_ms),
+            );
+            return if churn.until_ms == 0 {
+                fail(
+                    "churn.until",
+                    format!("must be after churn.from {from:?}, got {until:?}"),
+                )
+            } else {
+                fail(
+                    "churn.from",
+                    format!("must be before churn.until {until:?}, got {from:?}"),
+                )
+            };
+        }
+        let draws = churn.draws();
+        // Also true for a rate so high that the count is infinite.
+        if draws.is_nan() || draws > MAX_CHURN_EVENTS as f64 {
+            return fail(
+                "churn.events_per_hour",
+                format!(
+                    "must draw at most {MAX_CHURN_EVENTS} churn events from {:?} to {:?} (the limit on churn events), got {x:?}: {draws:.0} events",
+                    format_duration(churn.from_ms),
+                    format_duration(churn.until_ms)
+                ),
+            );
+        }
+        Ok(())
+    }
+
+    /// The clients the churn may add besides the scripted ones, then
+    /// tasks × clients and the simulated work, against their limits.
+    fn check_clients(&self, scripted_clients: u64) -> Checked {
+        let mut clients = scripted_clients;
+        if let Some(churn) = &self.churn {
+            if churn.kinds.contains(&ChurnKind::ScaleOut) {
+                // At most MAX_CHURN_EVENTS (checked above).
+                let draws = churn.draws() as u64;
+                clients = clients.saturating_add(draws);
+                if clients > MAX_CLIENTS {
+                    return fail(
+                        "churn.events_per_hour",
+                        format!(
+                            "must keep the clients at most {MAX_CLIENTS} (the limit on clients), got {:?}: {scripted_clients} clients and up to {draws} churn scale-outs",
+                            churn.events_per_hour
+                        ),
+                    );
+                }
+            }
+        }
+        let tasks: u64 = self
+            .subtopologies
+            .iter()
+            .map(|s| u64::from(s.partitions))
+            .sum();
+        let product = tasks.saturating_mul(clients);
+        if product > MAX_TASK_CLIENTS {
+            return fail(
+                "cluster.clients",
+                format!(
+                    "must keep tasks × clients at most {MAX_TASK_CLIENTS} (the limit on tasks × clients), got {}: {tasks} tasks × up to {clients} clients (with scale-outs and churn)",
+                    self.cluster.clients
+                ),
+            );
+        }
+        let steps = self.duration_ms.div_ceil(self.step_ms.max(1));
+        let work = steps.saturating_mul(tasks.saturating_add(clients));
+        if work > MAX_WORK {
+            return fail(
+                "duration",
+                format!(
+                    "must keep steps × (tasks + clients) at most {MAX_WORK} (the limit on simulated work), got {:?}: {steps} steps of {:?} × ({tasks} tasks + up to {clients} clients)",
+                    format_duration(self.duration_ms),
+                    format_duration(self.step_ms)
+                ),
+            );
+        }
+        Ok(())
+    }
+
+    /// Replays the scripted events' membership in time order; returns how
+    /// many clients the script creates in all.
+    ///
+    /// Clients `c0 … c{clients−1}` are live at time 0; `scale_out` creates the
+    /// next numbers (numbers are never reused); `scale_in` makes the
+    /// highest-numbered live clients leave (crashed clients stay crashed) and
+    /// must leave one live client; `crash` needs a live client, `restart` a
+    /// crashed one (a client that left is gone for good); `rack_outage` needs
+    /// a client of its rack to exist by then, crashes the live ones and, with
+    /// `duration`, restarts those still crashed that much later. At equal
+    /// times the outage restarts come first (earliest scheduled first), then
+    /// the events in list order. `rolling_bounce` changes no membership: its
+    /// clients leave and come back with their state. Random churn is drawn
+    /// while simulating and is not replayed here.
+    fn check_membership(&self) -> Result<u64, InputError> {
+        let cluster = &self.cluster;
+        let mut members = vec![Member::Live; cluster.clients as usize];
+        // Outage restarts not yet applied, by (time, order of scheduling).
+        let mut restarts: BTreeMap<(u64, usize), Vec<usize>> = BTreeMap::new();
+        let rack_of = |k: usize| -> Option<&str> {
+            (!cluster.racks.is_empty()).then(|| cluster.racks[k % cluster.racks.len()].as_str())
+        };
+        let mut order: Vec<usize> = (0..self.events.len()).collect();
+        order.sort_by_key(|&i| self.events[i].at_ms);
+        for (n, &i) in order.iter().enumerate() {
+            let event = &self.events[i];
+            let at = |key: &str| format!("events[{i}].{key}");
+            let when = format_duration(event.at_ms);
+            while let Some(entry) = restarts.first_entry() {
+                if entry.key().0 > event.at_ms {
+                    break;
+                }
+                for k in entry.remove() {
+                    if members[k] == Member::Crashed {
+                        members[k] = Member::Live;
+                    }
+                }
+            }
+            let live = members.iter().filter(|m| **m == Member::Live).count();
+            match &event.kind {
+                EventKind::ScaleOut { count } => {
+                    let total = (members.len() as u64).saturating_add(u64::from(*count));
+                    if total > MAX_CLIENTS {
+                        return Err(InputError::new(
+                            at("count"),
+                            format!(
+                                "must keep the clients at most {MAX_CLIENTS} (the limit on clients), got {count}: {total} clients by {when}"
+                            ),
+                        ));
+                    }
+                    members.resize(total as usize, Member::Live);
+                }
+                EventKind::ScaleIn { count } => {
+                    if *count as usize >= live {
+                        return Err(InputError::new(
+                            at("count"),
+                            format!(
+                                "must leave at least one live client, got {count} with {live} live at {when}"
+                            ),
+                        ));
+                    }
+                    let mut left = 0;
+                    for m in members.iter_mut().rev() {
+                        if left == *count {
+                            break;
+                        }
+                        if *m == Member::Live {
+                            *m = Member::Left;
+                            left += 1;
+                        }
+                    }
+                }
+                EventKind::Crash { client, .. } => {
+                    let k = expect(&members, client, Member::Live, &at("client"), &when)?;
+                    members[k] = Member::Crashed;
+                }
+                EventKind::Restart { client } => {
+                    let k = expect(&members, client, Member::Crashed, &at("client"), &when)?;
+                    members[k] = Member::Live;
+                }
+                EventKind::RollingBounce { .. } | EventKind::WriteSpike { .. } => {}
+                EventKind::RackOutage {
+                    rack, duration_ms, ..
+                } => {
+                    let in_rack: Vec<usize> = (0..members.len())
+                        .filter(|&k| rack_of(k) == Some(rack.as_str()))
+                        .collect();
+                    if in_rack.is_empty() {
+                        return Err(InputError::new(
+                            at("rack"),
+                            format!(
+                                "must name a rack some client has, got {rack:?} (only c0..c{} exist at {when})",
+                                members.len().saturating_sub(1)
+                            ),
+                        ));
+                    }
+                    let crashed: Vec<usize> = in_rack
+                        .into_iter()
+                        .filter(|&k| members[k] == Member::Live)
+                        .collect();
+                    for &k in &crashed {
+                        members[k] = Member::Crashed;
+                    }
+                    if let Some(d) = duration_ms {
+                        // Both are at most MAX_DURATION_MS (checked first); a
+                        // restart past u64 would never happen.
+                        if let Some(back) = event.at_ms.checked_add(*d) {
+                            restarts.insert((back, n), crashed);
+                        }
+                    }
+                }
+            }
+        }
+        Ok(members.len() as u64)
+    }
+}
+
+/// Where a client is in the membership replay.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Member {
+    Live,
+    Crashed,
+    Left,
+}
+
+/// `"c12"` → 12; `None` for anything that is not a client name (`"c012"`, `"x"`).
+fn client_number(name: &str) -> Option<usize> {
+    let digits = name.strip_prefix('c')?;
+    let plain = !digits.is_empty()
+        && digits.bytes().all(|b| b.is_ascii_digit())
+        && (digits == "0" || !digits.starts_with('0'));
+    plain.then(|| digits.parse().ok()).flatten()
+}
+
+/// The number of the client `name`, which must be in state `want`.
+fn expect(
+    members: &[Member],
+    name: &str,
+    want: Member,
+    path: &str,
+    when: &str,
+) -> Result<usize, InputError> {
+    let wanted = match want {
+        Member::Live => "a live client",
+        Member::Crashed => "a crashed client",
+        Member::Left => "a client that left",
+    };
+    let Some(k) = client_number(name) else {
+        return Err(InputError::new(
+            path,
+            format!("must name {wanted} (c0, c1, …), got {name:?}"),
+        ));
+    };
+    let why = match members.get(k) {
+        None => format!(
+            "no such client at {when}: c0..c{} exist",
+            members.len().saturating_sub(1)
+        ),
+        Some(m) if *m == want => return Ok(k),
+        Some(Member::Live) => format!("it is live at {when}"),
+        Some(Member::Crashed) => format!("it has crashed by {when}"),
+        Some(Member::Left) => format!("it has left by {when}"),
+    };
+    Err(InputError::new(
+        path,
+        format!("must name {wanted}, got {name:?} ({why})"),
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn client_names() {
+        assert_eq!(client_number("c0"), Some(0));
+        assert_eq!(client_number("c12"), Some(12));
+        for bad in [
+            "",
+            "c",
+            "c01",
+            "C1",
+            "c-1",
+            "c1x",
+            "x1",
+            "c99999999999999999999999",
+        ] {
+            assert_eq!(client_number(bad), None, "{bad:?}");
+        }
+    }
 }

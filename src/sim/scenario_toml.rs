@@ -1,18 +1,29 @@
-//! Reading scenarios from TOML (DESIGN §5), strictly: every key is known, every
-//! value has its type and range, and the first problem found is reported as
-//! one line naming the key, `events[2].client must name a live client, got "c9" …`.
+//! Reading scenarios from TOML (the format is described in
+//! `docs/simulator.md`), strictly: every key is known, every value has its
+//! type and range, and the first problem found is reported as one line naming
+//! the key, `events[2].client must name a live client, got "c9" …`.
+//!
+//! The reader is declarative: the file is deserialised (serde, unknown keys
+//! denied) into documents that mirror it, whose leaf types check their own
+//! values ([`Duration`], `Int`, `Choice`, …) and whose paths come from
+//! `serde_path_to_error`; the few rules about one table that serde cannot say
+//! (keys of another event kind, repeated names) are checked while the
+//! documents become a [`Scenario`]; every rule between values, the membership
+//! the events imply and the limits on sizes and work are checked once, by
+//! [`Scenario::check`].
 //!
 //! Paths are written as in the JSON reader: `cluster.restore_rate`,
 //! `subtopologies[1].partitions`, `events[0].at`, `churn.kinds[2]` (indices
 //! count from 0 in file order). A file that is not TOML at all is reported at
-//! the path `scenario`, with the parser's line and column.
+//! the path `scenario`, with the parser's reason, line and column.
 //!
 //! # Durations
 //!
 //! An integer of milliseconds (`45000`) or a string of digits and one unit
 //! `ms`, `s`, `m`, `h` or `d` (`"45s"`, `"10m"`, `"8h"`); see
 //! [`parse_duration`](super::parse_duration). Negative numbers, floats,
-//! `""`, `"10"`, `"10x"`, `"1h30m"` and values past `u64::MAX` ms are errors.
+//! `""`, `"10"`, `"10x"`, `"1h30m"` and values past `u64::MAX` ms are errors,
+//! and no duration may exceed 3650 days (the limits below).
 //!
 //! # Keys
 //!
@@ -96,28 +107,55 @@
 //! # Membership check
 //!
 //! The scripted events are replayed in time order against the clients'
-//! membership, so that an event naming a client that is not there is an error
-//! at that event. Clients `c0 … c{clients−1}` are live at time 0; `scale_out`
-//! creates the next numbers (numbers are never reused); `scale_in` makes the
-//! highest-numbered live clients leave (crashed clients stay crashed); `crash`
-//! needs a live client, `restart` a crashed one (a client that left is gone
-//! for good); `rack_outage` crashes the live clients of the rack and, with
-//! `duration`, restarts those still crashed `duration` later. At equal times the
-//! outage restarts (scheduled earlier) come first, then the scripted events in
-//! file order. `rolling_bounce` changes no membership for this check: its
-//! clients leave and come back with their state. Random churn is drawn while
-//! simulating and is not checked here.
+//! membership by [`Scenario::check`], so that an event naming a client that
+//! is not there is an error at that event. Clients `c0 … c{clients−1}` are
+//! live at time 0; `scale_out` creates the next numbers (numbers are never
+//! reused); `scale_in` makes the highest-numbered live clients leave (crashed
+//! clients stay crashed); `crash` needs a live client, `restart` a crashed one
+//! (a client that left is gone for good); `rack_outage` crashes the live
+//! clients of the rack and, with `duration`, restarts those still crashed
+//! `duration` later. At equal times the outage restarts (scheduled earlier)
+//! come first, then the scripted events in file order. `rolling_bounce`
+//! changes no membership for this check: its clients leave and come back with
+//! their state. Random churn is drawn while simulating and is not checked
+//! here.
+//!
+//! # Limits
+//!
+//! Sizes and simulated work are bounded before anything is allocated (exit 2
+//! past a limit, naming the key, its value and the limit); the reasons are in
+//! the documentation of [`Scenario`]'s module and in `docs/limits.md`:
+//!
+//! | what | limit |
+//! |---|---|
+//! | any duration | 3650 days |
+//! | physics steps, `duration / step` | 10,000,000 |
+//! | samples, `duration / sample_every + 1` | 100,000 |
+//! | clients that can ever exist (`cluster.clients`, every `scale_out`, churn draws when `scale_out` is a churn kind) | 10,000 |
+//! | tasks (the sum of `partitions`) | 100,000 |
+//! | tasks × clients that can ever exist | 100,000,000 |
+//! | simulated work, steps × (tasks + clients that can ever exist) | 10¹⁰ |
+//! | scripted events | 10,000 |
+//! | churn draws, `events_per_hour × (until − from)` | 100,000 |
+//! | `state_records` per task | 10¹² |
+//! | `write_rate` per task | 10⁶ records/s |
+//! | `cluster.restore_rate` | 10⁹ records/s |
 
-use toml::{Table, Value};
+use std::fmt;
+use std::marker::PhantomData;
 
-use super::duration::{format_duration, parse_duration, DurationError};
+use serde::de::{self, Deserializer, Visitor};
+use serde::Deserialize;
+use serde_path_to_error::Segment;
+
+use super::duration::Duration;
 use super::{
     ChurnKind, ChurnSpec, ClusterSpec, Event, EventKind, Protocol, Scenario, SubtopologySpec,
 };
 use crate::assignor;
 use crate::model::{
-    key_path, one_line, AssignmentConfig, ClusterState, InputError, RackAwareStrategy,
-    MAX_TAG_KEYS, MAX_TAG_KEY_LEN, MIN_PROBING_REBALANCE_INTERVAL_MS,
+    key_path, one_line, AssignmentConfig, InputError, RackAwareStrategy,
+    MIN_PROBING_REBALANCE_INTERVAL_MS,
 };
 
 /// Default physics step (`step`).
@@ -135,14 +173,24 @@ pub const DEFAULT_LOSE_STATE_PROBABILITY: f64 = 0.5;
 
 type Read<T> = Result<T, InputError>;
 
-const U32_MAX: u64 = u32::MAX as u64;
-
 impl Scenario {
     /// Reads and checks a scenario; errors name the key (`events[2].client`).
     /// The keys, defaults and checks are listed in this module's documentation.
+    ///
+    /// # Errors
+    ///
+    /// The first problem found: the file is not TOML (path `scenario`), a key
+    /// is unknown or missing, a value has the wrong type or range, or a rule
+    /// or limit of [`Scenario::check`] is broken.
     pub fn from_toml(text: &str) -> Result<Scenario, InputError> {
-        let doc: Table = toml::from_str(text).map_err(|e| syntax_error(text, &e))?;
-        read_scenario(&doc)
+        let table: toml::Table = toml::from_str(text).map_err(|e| syntax_error(text, &e))?;
+        let doc: ScenarioDoc =
+            serde_path_to_error::deserialize(toml::Value::Table(table)).map_err(data_error)?;
+        let mut scenario = doc.into_scenario()?;
+        scenario.check()?;
+        // Stable: equal times keep file order.
+        scenario.events.sort_by_key(|e| e.at_ms);
+        Ok(scenario)
     }
 }
 
@@ -164,11 +212,15 @@ pub fn scenario_hash(text: &str) -> String {
     format!("{hash:016x}")
 }
 
+// ---------------------------------------------------------------------------
+// Errors
+
+/// A file that is not TOML: the parser's reason, line and column.
 fn syntax_error(text: &str, e: &toml::de::Error) -> InputError {
-    let at = e
-        .span()
-        .map(|span| {
-            let before = &text[..span.start.min(text.len())];
+    let start = e.span().map(|span| span.start.min(text.len()));
+    let at = start
+        .map(|start| {
+            let before = &text[..start];
             let line = before.matches('\n').count() + 1;
             let column = before.rsplit('\n').next().unwrap_or("").chars().count() + 1;
             format!(" at line {line} column {column}")
@@ -181,515 +233,616 @@ fn syntax_error(text: &str, e: &toml::de::Error) -> InputError {
         .map(str::trim)
         .filter(|l| !l.is_empty())
         .collect();
-    let message = message.join(": ");
+    let mut message = message.join(": ");
+    if let Some(start) = start {
+        // `key = ` with nothing after it: the parser gives no reason at the
+        // end of the input and a misleading one ("invalid string") before a
+        // line end or a comment.
+        let line_before = text[..start].rsplit('\n').next().unwrap_or("");
+        let found = text[start..].lines().next().unwrap_or("").trim();
+        let no_value =
+            line_before.trim_end().ends_with('=') && (found.is_empty() || found.starts_with('#'));
+        if no_value {
+            message =
+                "a value is missing after `=` (expected a string, number, boolean, array or table)"
+                    .to_string();
+        } else if message.is_empty() {
+            let found: String = found.chars().take(20).collect();
+            message = format!("unexpected {found:?}");
+        }
+    } else if message.is_empty() {
+        message = "the parser gives no reason".to_string();
+    }
     InputError::new(
         "scenario",
         format!("is not valid TOML: {}{at}", one_line(&message)),
     )
 }
 
-// ---------------------------------------------------------------------------
-// Values
+/// A value that does not fit its key, at the key's path.
+fn data_error(e: serde_path_to_error::Error<toml::de::Error>) -> InputError {
+    let mut path = String::new();
+    let last = match e.path().iter().next_back() {
+        Some(Segment::Map { key }) => Some(key.clone()),
+        _ => None,
+    };
+    for segment in e.path().iter() {
+        match segment {
+            Segment::Seq { index } => path.push_str(&format!("[{index}]")),
+            Segment::Map { key } | Segment::Enum { variant: key } => path = key_path(&path, key),
+            Segment::Unknown => path = key_path(&path, "?"),
+        }
+    }
+    let (path, message) = restyle(path, last.as_deref(), e.inner().message());
+    InputError::new(path, one_line(&message))
+}
 
-/// A value as a message shows it: scalars as written (strings quoted and
-/// escaped, so always one line), arrays and tables by kind.
-fn shown(v: &Value) -> String {
-    match v {
-        Value::String(s) => format!("{s:?}"),
-        Value::Integer(i) => i.to_string(),
-        Value::Float(f) => format!("{f:?}"),
-        Value::Boolean(b) => b.to_string(),
-        Value::Datetime(d) => d.to_string(),
-        Value::Array(_) => "an array".to_string(),
-        Value::Table(_) => "a table".to_string(),
+/// Serde's own messages in this reader's words: `missing field `x`` becomes
+/// `x is missing`, `invalid type: integer `3`, expected struct ClusterDoc`
+/// becomes `must be a table, got 3`, and so on. The leaf types' own messages
+/// pass unchanged. `last` is the path's last key, if it ends with one.
+fn restyle(path: String, last: Option<&str>, message: &str) -> (String, String) {
+    let backticked = |rest: &str| -> Option<(String, String)> {
+        let rest = rest.strip_prefix('`')?;
+        let (key, tail) = rest.split_once('`')?;
+        Some((key.to_string(), tail.to_string()))
+    };
+    if let Some((key, _)) = message.strip_prefix("missing field ").and_then(backticked) {
+        return (key_path(&path, &key), "is missing".to_string());
+    }
+    if let Some((key, tail)) = message.strip_prefix("unknown field ").and_then(backticked) {
+        let expected = tail
+            .strip_prefix(", expected one of ")
+            .or_else(|| tail.strip_prefix(", expected "))
+            .map(|list| format!(" (expected one of {})", list.replace('`', "")))
+            .unwrap_or_default();
+        // The path may already end with the unknown key.
+        let path = if last == Some(key.as_str()) {
+            path
+        } else {
+            key_path(&path, &key)
+        };
+        return (path, format!("is an unknown key{expected}"));
+    }
+    for prefix in ["invalid type: ", "invalid value: "] {
+        if let Some((got, expected)) = message
+            .strip_prefix(prefix)
+            .and_then(|rest| rest.rsplit_once(", expected "))
+        {
+            let expected = match (path.as_str(), expected_words(expected)) {
+                ("events" | "subtopologies", "an array") => {
+                    format!("an array of tables ([[{path}]])")
+                }
+                (_, words) => words.to_string(),
+            };
+            return (path, format!("must be {expected}, got {}", got_words(got)));
+        }
+    }
+    (path, message.to_string())
+}
+
+/// Serde's "expected" (`struct ClusterDoc`, `a sequence`) as this reader says it.
+fn expected_words(expected: &str) -> &str {
+    if expected.starts_with("struct ") || expected == "a map" || expected == "map" {
+        "a table"
+    } else if expected == "a sequence" {
+        "an array"
+    } else if expected == "a boolean" {
+        "true or false"
+    } else {
+        expected
     }
 }
 
-fn fail<T>(path: &str, message: String) -> Read<T> {
+/// Serde's unexpected value (``integer `3` ``, `string "x"`) as TOML writes it.
+fn got_words(got: &str) -> String {
+    for prefix in ["integer ", "floating point ", "boolean ", "character "] {
+        if let Some(v) = got.strip_prefix(prefix) {
+            return v.trim_matches('`').to_string();
+        }
+    }
+    if let Some(v) = got.strip_prefix("string ") {
+        return v.to_string();
+    }
+    match got {
+        "sequence" => "an array".to_string(),
+        "map" => "a table".to_string(),
+        other => other.to_string(),
+    }
+}
+
+fn fail<T>(path: impl Into<String>, message: String) -> Read<T> {
     Err(InputError::new(path, message))
 }
 
-/// An integer in `min ..= max`.
-fn integer(path: &str, v: &Value, min: u64, max: u64) -> Read<u64> {
-    let Value::Integer(i) = v else {
-        return fail(path, format!("must be an integer, got {}", shown(v)));
-    };
-    match u64::try_from(*i) {
-        Err(_) if min == 0 => fail(path, format!("must not be negative, got {i}")),
-        Ok(n) if n >= min && n <= max => Ok(n),
-        Ok(n) if n > max => fail(path, format!("must be at most {max}, got {i}")),
-        _ => fail(path, format!("must be at least {min}, got {i}")),
-    }
-}
-
-fn count(path: &str, v: &Value) -> Read<u32> {
-    integer(path, v, 1, U32_MAX).map(|n| n as u32)
-}
-
-/// A duration (module doc) of at least `min_ms`.
-fn duration(path: &str, v: &Value, min_ms: u64) -> Read<u64> {
-    let ms = match v {
-        Value::Integer(i) => {
-            u64::try_from(*i).or_else(|_| fail(path, format!("must not be negative, got {i}")))?
-        }
-        Value::String(s) => parse_duration(s).or_else(|e| fail(path, format!("{e}, got {s:?}")))?,
-        other => {
-            return fail(
-                path,
-                format!("{}, got {}", DurationError::Malformed, shown(other)),
-            )
-        }
-    };
-    if ms < min_ms {
-        return fail(
-            path,
-            format!(
-                "must be at least {:?}, got {}",
-                format_duration(min_ms),
-                shown(v)
-            ),
-        );
-    }
-    Ok(ms)
-}
-
-fn any_duration(path: &str, v: &Value) -> Read<u64> {
-    duration(path, v, 0)
-}
-
-fn positive_duration(path: &str, v: &Value) -> Read<u64> {
-    duration(path, v, 1)
-}
-
-fn string<'a>(path: &str, v: &'a Value) -> Read<&'a str> {
-    match v {
-        Value::String(s) => Ok(s),
-        other => fail(path, format!("must be a string, got {}", shown(other))),
-    }
-}
-
-fn boolean(path: &str, v: &Value) -> Read<bool> {
-    match v {
-        Value::Boolean(b) => Ok(*b),
-        other => fail(path, format!("must be true or false, got {}", shown(other))),
-    }
-}
-
-/// A finite number, integer or float.
-fn number(path: &str, v: &Value) -> Read<f64> {
-    match v {
-        Value::Integer(i) => Ok(*i as f64),
-        Value::Float(f) if f.is_finite() => Ok(*f),
-        other => fail(
-            path,
-            format!("must be a finite number, got {}", shown(other)),
-        ),
-    }
-}
-
-fn table<'a>(path: &str, v: &'a Value) -> Read<&'a Table> {
-    match v {
-        Value::Table(t) => Ok(t),
-        other => fail(path, format!("must be a table, got {}", shown(other))),
-    }
-}
-
-fn array<'a>(path: &str, v: &'a Value) -> Read<&'a [Value]> {
-    match v {
-        Value::Array(items) => Ok(items),
-        other => fail(path, format!("must be an array, got {}", shown(other))),
-    }
-}
-
-/// An array of distinct non-empty strings.
-fn names(path: &str, v: &Value) -> Read<Vec<String>> {
-    let mut out: Vec<String> = Vec::new();
-    for (i, item) in array(path, v)?.iter().enumerate() {
-        let here = format!("{path}[{i}]");
-        let s = string(&here, item)?;
-        if s.is_empty() {
-            return fail(&here, "must not be empty, got \"\"".to_string());
-        }
-        if out.iter().any(|o| o == s) {
-            return fail(&here, format!("lists {s:?} twice"));
-        }
-        out.push(s.to_string());
-    }
-    Ok(out)
-}
-
-/// One of `choices`, by name.
-fn choice<T: Copy>(path: &str, v: &Value, choices: &[(&str, T)]) -> Read<T> {
-    let s = string(path, v)?;
-    choices
-        .iter()
-        .find(|(name, _)| *name == s)
-        .map(|&(_, value)| value)
-        .ok_or_else(|| {
-            let all: Vec<&str> = choices.iter().map(|(name, _)| *name).collect();
-            InputError::new(
-                path,
-                format!("must be one of {}, got {s:?}", all.join(", ")),
-            )
-        })
-}
-
 // ---------------------------------------------------------------------------
-// Tables
+// Leaf types: each checks its value and says what is wrong with it.
 
-/// A table whose keys have been checked against the known ones.
-struct Section<'a> {
-    path: String,
-    table: &'a Table,
+/// An integer in `MIN ..= MAX` (TOML integers are signed 64-bit).
+#[derive(Debug, Clone, Copy)]
+struct Int<const MIN: u64, const MAX: u64>(u64);
+
+/// At least 1 and at most `u32::MAX`: a count of clients, threads, partitions.
+type Count = Int<1, { u32::MAX as u64 }>;
+/// Any `u32`.
+type U32 = Int<0, { u32::MAX as u64 }>;
+/// Any non-negative integer.
+type U64 = Int<0, { u64::MAX }>;
+
+impl<const MIN: u64, const MAX: u64> Int<MIN, MAX> {
+    /// The value as `u32`; only for types whose `MAX` fits (`Count`, `U32`).
+    fn small(self) -> u32 {
+        u32::try_from(self.0).expect("MAX fits in u32")
+    }
 }
 
-impl<'a> Section<'a> {
-    /// Opens `table` at `path`; a key outside `known` is an error at its path.
-    fn open(path: String, table: &'a Table, known: &[&str], of_what: &str) -> Read<Self> {
-        if let Some(key) = table.keys().find(|k| !known.contains(&k.as_str())) {
+struct IntVisitor<const MIN: u64, const MAX: u64>;
+
+impl<const MIN: u64, const MAX: u64> Visitor<'_> for IntVisitor<MIN, MAX> {
+    type Value = Int<MIN, MAX>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("an integer")
+    }
+
+    fn visit_i64<E: de::Error>(self, v: i64) -> Result<Self::Value, E> {
+        match u64::try_from(v) {
+            Ok(n) => self.visit_u64(n),
+            Err(_) if MIN == 0 => Err(E::custom(format_args!("must not be negative, got {v}"))),
+            Err(_) => Err(E::custom(format_args!("must be at least {MIN}, got {v}"))),
+        }
+    }
+
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<Self::Value, E> {
+        if v < MIN {
+            Err(E::custom(format_args!("must be at least {MIN}, got {v}")))
+        } else if v > MAX {
+            Err(E::custom(format_args!("must be at most {MAX}, got {v}")))
+        } else {
+            Ok(Int(v))
+        }
+    }
+}
+
+impl<'de, const MIN: u64, const MAX: u64> Deserialize<'de> for Int<MIN, MAX> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_any(IntVisitor)
+    }
+}
+
+/// A finite number, integer or float, with the value as written for messages.
+#[derive(Debug, Clone)]
+struct Number {
+    value: f64,
+    shown: String,
+}
+
+struct NumberVisitor;
+
+impl Visitor<'_> for NumberVisitor {
+    type Value = Number;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a finite number")
+    }
+
+    fn visit_i64<E: de::Error>(self, v: i64) -> Result<Number, E> {
+        Ok(Number {
+            value: v as f64,
+            shown: v.to_string(),
+        })
+    }
+
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<Number, E> {
+        Ok(Number {
+            value: v as f64,
+            shown: v.to_string(),
+        })
+    }
+
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<Number, E> {
+        if !v.is_finite() {
+            return Err(E::custom(format_args!(
+                "must be a finite number, got {v:?}"
+            )));
+        }
+        Ok(Number {
+            value: v,
+            shown: format!("{v:?}"),
+        })
+    }
+}
+
+impl<'de> Deserialize<'de> for Number {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_any(NumberVisitor)
+    }
+}
+
+/// A value chosen by name from a fixed list.
+trait Named: Copy + 'static {
+    /// The names and their values, in the order messages list them.
+    const CHOICES: &'static [(&'static str, Self)];
+}
+
+/// One of `T::CHOICES`, by name.
+#[derive(Debug, Clone, Copy)]
+struct Choice<T>(T);
+
+struct ChoiceVisitor<T>(PhantomData<T>);
+
+impl<T: Named> ChoiceVisitor<T> {
+    fn names() -> String {
+        let names: Vec<&str> = T::CHOICES.iter().map(|(name, _)| *name).collect();
+        names.join(", ")
+    }
+}
+
+impl<T: Named> Visitor<'_> for ChoiceVisitor<T> {
+    type Value = Choice<T>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "one of {}", Self::names())
+    }
+
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<Choice<T>, E> {
+        T::CHOICES
+            .iter()
+            .find(|(name, _)| *name == v)
+            .map(|&(_, value)| Choice(value))
+            .ok_or_else(|| E::custom(format_args!("must be one of {}, got {v:?}", Self::names())))
+    }
+}
+
+impl<'de, T: Named> Deserialize<'de> for Choice<T> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_any(ChoiceVisitor(PhantomData))
+    }
+}
+
+impl Named for Protocol {
+    const CHOICES: &'static [(&'static str, Self)] = &[
+        ("cooperative", Protocol::Cooperative),
+        ("eager", Protocol::Eager),
+    ];
+}
+
+impl Named for RackAwareStrategy {
+    const CHOICES: &'static [(&'static str, Self)] = &[
+        ("none", RackAwareStrategy::None),
+        ("min_traffic", RackAwareStrategy::MinTraffic),
+        ("balance_subtopology", RackAwareStrategy::BalanceSubtopology),
+    ];
+}
+
+impl Named for ChurnKind {
+    const CHOICES: &'static [(&'static str, Self)] = &[
+        ("crash", ChurnKind::Crash),
+        ("restart", ChurnKind::Restart),
+        ("scale_out", ChurnKind::ScaleOut),
+        ("scale_in", ChurnKind::ScaleIn),
+    ];
+}
+
+/// An array of distinct non-empty strings (`cluster.racks`, tag keys).
+fn names(path: &str, items: Vec<String>) -> Read<Vec<String>> {
+    for (i, s) in items.iter().enumerate() {
+        if s.is_empty() {
             return fail(
-                &key_path(&path, key),
-                format!(
-                    "is an unknown key{of_what} (expected one of {})",
-                    known.join(", ")
-                ),
+                format!("{path}[{i}]"),
+                "must not be empty, got \"\"".to_string(),
             );
         }
-        Ok(Section { path, table })
-    }
-
-    fn at(&self, key: &str) -> String {
-        key_path(&self.path, key)
-    }
-
-    fn opt<T>(&self, key: &str, read: impl FnOnce(&str, &'a Value) -> Read<T>) -> Read<Option<T>> {
-        self.table
-            .get(key)
-            .map(|v| read(&self.at(key), v))
-            .transpose()
-    }
-
-    fn req<T>(&self, key: &str, read: impl FnOnce(&str, &'a Value) -> Read<T>) -> Read<T> {
-        match self.table.get(key) {
-            Some(v) => read(&self.at(key), v),
-            None => fail(&self.at(key), "is missing".to_string()),
+        if items[..i].contains(s) {
+            return fail(format!("{path}[{i}]"), format!("lists {s:?} twice"));
         }
     }
-
-    /// The raw value of `key`, for messages.
-    fn raw(&self, key: &str) -> Option<&'a Value> {
-        self.table.get(key)
-    }
-}
-
-/// The elements of an array of tables at `path`.
-fn tables<'a>(path: &str, v: &'a Value) -> Read<Vec<(String, &'a Table)>> {
-    let Value::Array(items) = v else {
-        return fail(
-            path,
-            format!("must be an array of tables ([[{path}]]), got {}", shown(v)),
-        );
-    };
-    items
-        .iter()
-        .enumerate()
-        .map(|(i, item)| {
-            let here = format!("{path}[{i}]");
-            table(&here, item).map(|t| (here, t))
-        })
-        .collect()
+    Ok(items)
 }
 
 // ---------------------------------------------------------------------------
-// The scenario
+// The documents: the file's shape, key for key.
 
-const TOP_KEYS: &[&str] = &[
-    "name",
-    "description",
-    "seed",
-    "duration",
-    "step",
-    "sample_every",
-    "strategies",
-    "cluster",
-    "subtopologies",
-    "config",
-    "events",
-    "churn",
-];
-
-fn read_scenario(doc: &Table) -> Read<Scenario> {
-    let top = Section::open(String::new(), doc, TOP_KEYS, "")?;
-    let name = top.req("name", scenario_name)?;
-    let description = top.opt("description", one_line_text)?.unwrap_or_default();
-    let seed = top.req("seed", |p, v| integer(p, v, 0, u64::MAX))?;
-    let duration_ms = top.req("duration", positive_duration)?;
-    let step_ms = top
-        .opt("step", positive_duration)?
-        .unwrap_or(DEFAULT_STEP_MS);
-    let sample_every_ms = top
-        .opt("sample_every", positive_duration)?
-        .unwrap_or(DEFAULT_SAMPLE_EVERY_MS);
-    if sample_every_ms % step_ms != 0 {
-        let got = top
-            .raw("sample_every")
-            .map(shown)
-            .unwrap_or_else(|| format!("{:?} (the default)", format_duration(sample_every_ms)));
-        return fail(
-            "sample_every",
-            format!(
-                "must be a multiple of step {:?}, got {got}",
-                format_duration(step_ms)
-            ),
-        );
-    }
-    let strategies = top.opt("strategies", strategy_names)?;
-    let cluster = top.req("cluster", |p, v| read_cluster(p, table(p, v)?))?;
-    let subtopologies = top.req("subtopologies", read_subtopologies)?;
-    let config = match top.raw("config") {
-        Some(v) => read_config(&top.at("config"), table(&top.at("config"), v)?)?,
-        None => AssignmentConfig::default(),
-    };
-    let bounds = Bounds {
-        duration_ms,
-        cluster: &cluster,
-        subtopologies: &subtopologies,
-    };
-    let events = match top.raw("events") {
-        Some(v) => read_events(&bounds, tables("events", v)?)?,
-        None => Vec::new(),
-    };
-    let churn = top.opt("churn", |p, v| read_churn(p, table(p, v)?, duration_ms))?;
-    Ok(Scenario {
-        name,
-        description,
-        seed,
-        duration_ms,
-        sample_every_ms,
-        step_ms,
-        strategies,
-        cluster,
-        subtopologies,
-        config,
-        events,
-        churn,
-    })
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ScenarioDoc {
+    name: String,
+    description: Option<String>,
+    seed: U64,
+    duration: Duration<1>,
+    step: Option<Duration<1>>,
+    sample_every: Option<Duration<1>>,
+    strategies: Option<Vec<String>>,
+    cluster: ClusterDoc,
+    subtopologies: Vec<SubtopologyDoc>,
+    config: Option<ConfigDoc>,
+    events: Option<Vec<EventDoc>>,
+    churn: Option<ChurnDoc>,
 }
 
-fn scenario_name(path: &str, v: &Value) -> Read<String> {
-    let s = string(path, v)?;
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ClusterDoc {
+    clients: Count,
+    threads: Option<Count>,
+    racks: Option<Vec<String>>,
+    restore_rate: Int<1, { u64::MAX }>,
+    session_timeout: Option<Duration>,
+    rebalance_pause: Option<Duration>,
+    state_cleanup_delay: Option<Duration>,
+    protocol: Option<Choice<Protocol>>,
+    scale_down_timeout: Option<Duration>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SubtopologyDoc {
+    partitions: Count,
+    stateful: Option<bool>,
+    state_records: Option<U64>,
+    write_rate: Option<U64>,
+}
+
+/// `[config]`, Kafka's names, durations in the scenario's form.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ConfigDoc {
+    num_standby_replicas: Option<U32>,
+    acceptable_recovery_lag: Option<U64>,
+    max_warmup_replicas: Option<Count>,
+    probing_rebalance_interval: Option<Duration<{ MIN_PROBING_REBALANCE_INTERVAL_MS }>>,
+    rack_aware_assignment_tags: Option<Vec<String>>,
+    rack_aware_strategy: Option<Choice<RackAwareStrategy>>,
+    rack_aware_traffic_cost: Option<U32>,
+    rack_aware_non_overlap_cost: Option<U32>,
+}
+
+/// The kinds of scripted events.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    ScaleOut,
+    ScaleIn,
+    Crash,
+    Restart,
+    RollingBounce,
+    RackOutage,
+    WriteSpike,
+}
+
+impl Named for Kind {
+    const CHOICES: &'static [(&'static str, Self)] = &[
+        ("scale_out", Kind::ScaleOut),
+        ("scale_in", Kind::ScaleIn),
+        ("crash", Kind::Crash),
+        ("restart", Kind::Restart),
+        ("rolling_bounce", Kind::RollingBounce),
+        ("rack_outage", Kind::RackOutage),
+        ("write_spike", Kind::WriteSpike),
+    ];
+}
+
+impl Kind {
+    fn name(self) -> &'static str {
+        Kind::CHOICES
+            .iter()
+            .find(|(_, k)| *k == self)
+            .map_or("", |(name, _)| name)
+    }
+
+    /// The keys an event of this kind may have.
+    fn keys(self) -> &'static [&'static str] {
+        match self {
+            Kind::ScaleOut | Kind::ScaleIn => &["at", "kind", "count"],
+            Kind::Crash => &["at", "kind", "client", "lose_state"],
+            Kind::Restart => &["at", "kind", "client"],
+            Kind::RollingBounce => &["at", "kind", "interval", "downtime"],
+            Kind::RackOutage => &["at", "kind", "rack", "lose_state", "duration"],
+            Kind::WriteSpike => &["at", "kind", "subtopology", "partition", "write_rate"],
+        }
+    }
+}
+
+/// One `[[events]]` table: the keys of every kind; those of another kind
+/// than `kind` are refused when it becomes an [`Event`].
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct EventDoc {
+    at: Duration,
+    kind: Choice<Kind>,
+    count: Option<Count>,
+    client: Option<String>,
+    lose_state: Option<bool>,
+    interval: Option<Duration<1>>,
+    downtime: Option<Duration>,
+    rack: Option<String>,
+    duration: Option<Duration<1>>,
+    subtopology: Option<U32>,
+    partition: Option<U32>,
+    write_rate: Option<U64>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ChurnDoc {
+    events_per_hour: Number,
+    kinds: Option<Vec<Choice<ChurnKind>>>,
+    from: Option<Duration>,
+    until: Option<Duration>,
+    lose_state_probability: Option<Number>,
+}
+
+// ---------------------------------------------------------------------------
+// Documents into a scenario (events in file order; `check` does the rest).
+
+impl ScenarioDoc {
+    fn into_scenario(self) -> Read<Scenario> {
+        let events = match self.events {
+            Some(list) => list
+                .into_iter()
+                .enumerate()
+                .map(|(i, e)| e.into_event(&format!("events[{i}]")))
+                .collect::<Read<Vec<Event>>>()?,
+            None => Vec::new(),
+        };
+        Ok(Scenario {
+            name: scenario_name(self.name)?,
+            description: one_line_text("description", self.description.unwrap_or_default())?,
+            seed: self.seed.0,
+            duration_ms: self.duration.ms(),
+            sample_every_ms: self
+                .sample_every
+                .map_or(DEFAULT_SAMPLE_EVERY_MS, Duration::ms),
+            step_ms: self.step.map_or(DEFAULT_STEP_MS, Duration::ms),
+            strategies: self.strategies.map(strategy_names).transpose()?,
+            cluster: self.cluster.into_cluster()?,
+            subtopologies: subtopologies(self.subtopologies)?,
+            config: read_config(self.config)?,
+            events,
+            churn: self
+                .churn
+                .map(|c| c.into_churn(self.duration.ms()))
+                .transpose()?,
+        })
+    }
+}
+
+fn scenario_name(s: String) -> Read<String> {
     if s.is_empty() {
-        return fail(path, "must not be empty, got \"\"".to_string());
+        return fail("name", "must not be empty, got \"\"".to_string());
     }
     if !s
         .chars()
         .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
     {
         return fail(
-            path,
+            "name",
             format!("must have only letters, digits, '-', '_' and '.', got {s:?}"),
         );
     }
-    Ok(s.to_string())
+    Ok(s)
 }
 
-fn one_line_text(path: &str, v: &Value) -> Read<String> {
-    let s = string(path, v)?;
+fn one_line_text(path: &str, s: String) -> Read<String> {
     if s.chars().any(char::is_control) {
         return fail(path, format!("must be one line, got {s:?}"));
     }
-    Ok(s.to_string())
+    Ok(s)
 }
 
-fn strategy_names(path: &str, v: &Value) -> Read<Vec<String>> {
-    let items = array(path, v)?;
-    if items.is_empty() {
+fn strategy_names(names: Vec<String>) -> Read<Vec<String>> {
+    if names.is_empty() {
         return fail(
-            path,
+            "strategies",
             "must name at least one strategy (leave it out to run all), got []".to_string(),
         );
     }
-    let mut out: Vec<String> = Vec::new();
-    for (i, item) in items.iter().enumerate() {
-        let here = format!("{path}[{i}]");
-        let name = string(&here, item)?;
+    for (i, name) in names.iter().enumerate() {
+        let here = format!("strategies[{i}]");
         if assignor::by_name(name).is_none() {
             return fail(
-                &here,
+                here,
                 format!(
                     "must be one of {}, got {name:?}",
                     assignor::names().join(", ")
                 ),
             );
         }
-        if out.iter().any(|o| o == name) {
-            return fail(&here, format!("lists {name:?} twice"));
+        if names[..i].contains(name) {
+            return fail(here, format!("lists {name:?} twice"));
         }
-        out.push(name.to_string());
     }
-    Ok(out)
+    Ok(names)
 }
 
-const CLUSTER_KEYS: &[&str] = &[
-    "clients",
-    "threads",
-    "racks",
-    "restore_rate",
-    "session_timeout",
-    "rebalance_pause",
-    "state_cleanup_delay",
-    "protocol",
-    "scale_down_timeout",
-];
-
-fn read_cluster(path: &str, t: &Table) -> Read<ClusterSpec> {
-    let s = Section::open(path.to_string(), t, CLUSTER_KEYS, "")?;
-    Ok(ClusterSpec {
-        clients: s.req("clients", count)?,
-        threads: s.opt("threads", count)?.unwrap_or(1),
-        racks: s.opt("racks", names)?.unwrap_or_default(),
-        restore_rate: s.req("restore_rate", |p, v| integer(p, v, 1, u64::MAX))?,
-        session_timeout_ms: s
-            .opt("session_timeout", any_duration)?
-            .unwrap_or(DEFAULT_SESSION_TIMEOUT_MS),
-        rebalance_pause_ms: s
-            .opt("rebalance_pause", any_duration)?
-            .unwrap_or(DEFAULT_REBALANCE_PAUSE_MS),
-        state_cleanup_delay_ms: s
-            .opt("state_cleanup_delay", any_duration)?
-            .unwrap_or(DEFAULT_STATE_CLEANUP_DELAY_MS),
-        protocol: s
-            .opt("protocol", |p, v| {
-                choice(
-                    p,
-                    v,
-                    &[
-                        ("cooperative", Protocol::Cooperative),
-                        ("eager", Protocol::Eager),
-                    ],
-                )
-            })?
-            .unwrap_or(Protocol::Cooperative),
-        scale_down_timeout_ms: s.opt("scale_down_timeout", any_duration)?,
-    })
+impl ClusterDoc {
+    fn into_cluster(self) -> Read<ClusterSpec> {
+        Ok(ClusterSpec {
+            clients: self.clients.small(),
+            threads: self.threads.map_or(1, Int::small),
+            racks: names("cluster.racks", self.racks.unwrap_or_default())?,
+            restore_rate: self.restore_rate.0,
+            session_timeout_ms: self
+                .session_timeout
+                .map_or(DEFAULT_SESSION_TIMEOUT_MS, Duration::ms),
+            rebalance_pause_ms: self
+                .rebalance_pause
+                .map_or(DEFAULT_REBALANCE_PAUSE_MS, Duration::ms),
+            state_cleanup_delay_ms: self
+                .state_cleanup_delay
+                .map_or(DEFAULT_STATE_CLEANUP_DELAY_MS, Duration::ms),
+            protocol: self.protocol.map_or(Protocol::Cooperative, |c| c.0),
+            scale_down_timeout_ms: self.scale_down_timeout.map(Duration::ms),
+        })
+    }
 }
 
-const SUBTOPOLOGY_KEYS: &[&str] = &["partitions", "stateful", "state_records", "write_rate"];
-
-fn read_subtopologies(path: &str, v: &Value) -> Read<Vec<SubtopologySpec>> {
-    let list = tables(path, v)?;
-    if list.is_empty() {
+fn subtopologies(docs: Vec<SubtopologyDoc>) -> Read<Vec<SubtopologySpec>> {
+    if docs.is_empty() {
         return fail(
-            path,
+            "subtopologies",
             "must list at least one subtopology, got []".to_string(),
         );
     }
-    list.into_iter()
-        .map(|(here, t)| {
-            let s = Section::open(here, t, SUBTOPOLOGY_KEYS, "")?;
-            let partitions = s.req("partitions", count)?;
-            let stateful = s.opt("stateful", boolean)?.unwrap_or(false);
+    docs.into_iter()
+        .enumerate()
+        .map(|(i, s)| {
+            let stateful = s.stateful.unwrap_or(false);
             if !stateful {
-                for key in ["state_records", "write_rate"] {
-                    if let Some(v) = s.raw(key) {
+                for (key, value) in [("state_records", s.state_records), ("write_rate", s.write_rate)] {
+                    if let Some(v) = value {
                         return fail(
-                            &s.at(key),
+                            format!("subtopologies[{i}].{key}"),
                             format!(
                                 "applies to stateful subtopologies only (set stateful = true), got {}",
-                                shown(v)
+                                v.0
                             ),
                         );
                     }
                 }
             }
             Ok(SubtopologySpec {
-                partitions,
+                partitions: s.partitions.small(),
                 stateful,
-                state_records: s
-                    .opt("state_records", |p, v| integer(p, v, 0, u64::MAX))?
-                    .unwrap_or(0),
-                write_rate: s
-                    .opt("write_rate", |p, v| integer(p, v, 0, u64::MAX))?
-                    .unwrap_or(0),
+                state_records: s.state_records.map_or(0, |n| n.0),
+                write_rate: s.write_rate.map_or(0, |n| n.0),
             })
         })
         .collect()
 }
 
-const CONFIG_KEYS: &[&str] = &[
-    "num_standby_replicas",
-    "acceptable_recovery_lag",
-    "max_warmup_replicas",
-    "probing_rebalance_interval",
-    "rack_aware_assignment_tags",
-    "rack_aware_strategy",
-    "rack_aware_traffic_cost",
-    "rack_aware_non_overlap_cost",
-];
-
-fn read_config(path: &str, t: &Table) -> Read<AssignmentConfig> {
-    let s = Section::open(path.to_string(), t, CONFIG_KEYS, "")?;
-    let d = AssignmentConfig::default();
-    let cost = |p: &str, v: &Value| integer(p, v, 0, U32_MAX).map(|n| n as u32);
-    let tags = s
-        .opt("rack_aware_assignment_tags", names)?
-        .unwrap_or_default();
-    if tags.len() > MAX_TAG_KEYS {
-        return fail(
-            &s.at("rack_aware_assignment_tags"),
-            format!(
-                "must list at most {MAX_TAG_KEYS} tag keys, got {}",
-                tags.len()
-            ),
-        );
-    }
-    if let Some((i, key)) = tags
-        .iter()
-        .enumerate()
-        .find(|(_, k)| k.chars().count() > MAX_TAG_KEY_LEN)
-    {
-        return fail(
-            &format!("{}[{i}]", s.at("rack_aware_assignment_tags")),
-            format!("must have at most {MAX_TAG_KEY_LEN} characters, got {key:?}"),
-        );
-    }
-    let config = AssignmentConfig {
-        num_standby_replicas: s
-            .opt("num_standby_replicas", |p, v| integer(p, v, 0, U32_MAX))?
-            .map_or(d.num_standby_replicas, |n| n as u32),
-        acceptable_recovery_lag: s
-            .opt("acceptable_recovery_lag", |p, v| integer(p, v, 0, u64::MAX))?
-            .unwrap_or(d.acceptable_recovery_lag),
-        max_warmup_replicas: s
-            .opt("max_warmup_replicas", count)?
-            .unwrap_or(d.max_warmup_replicas),
-        probing_rebalance_interval_ms: s
-            .opt("probing_rebalance_interval", |p, v| {
-                duration(p, v, MIN_PROBING_REBALANCE_INTERVAL_MS)
-            })?
-            .unwrap_or(d.probing_rebalance_interval_ms),
-        rack_aware_assignment_tags: tags,
-        rack_aware_strategy: s
-            .opt("rack_aware_strategy", |p, v| {
-                choice(
-                    p,
-                    v,
-                    &[
-                        ("none", RackAwareStrategy::None),
-                        ("min_traffic", RackAwareStrategy::MinTraffic),
-                        ("balance_subtopology", RackAwareStrategy::BalanceSubtopology),
-                    ],
-                )
-            })?
-            .unwrap_or(d.rack_aware_strategy),
-        rack_aware_traffic_cost: s.opt("rack_aware_traffic_cost", cost)?,
-        rack_aware_non_overlap_cost: s.opt("rack_aware_non_overlap_cost", cost)?,
+/// `[config]` into the model's settings, checked by the model's one
+/// validator ([`AssignmentConfig::check`]). Kept apart so that it can read
+/// the shared wire document instead.
+fn read_config(doc: Option<ConfigDoc>) -> Read<AssignmentConfig> {
+    let Some(doc) = doc else {
+        return Ok(AssignmentConfig::default());
     };
-    // The model's own rules, so that every state the simulator builds from
-    // this config is accepted (the checks above give the better messages).
-    ClusterState::new(config.clone(), Vec::new(), Vec::new()).map_err(|e| {
+    let d = AssignmentConfig::default();
+    let config = AssignmentConfig {
+        num_standby_replicas: doc
+            .num_standby_replicas
+            .map_or(d.num_standby_replicas, Int::small),
+        acceptable_recovery_lag: doc
+            .acceptable_recovery_lag
+            .map_or(d.acceptable_recovery_lag, |n| n.0),
+        max_warmup_replicas: doc
+            .max_warmup_replicas
+            .map_or(d.max_warmup_replicas, Int::small),
+        probing_rebalance_interval_ms: doc
+            .probing_rebalance_interval
+            .map_or(d.probing_rebalance_interval_ms, Duration::ms),
+        rack_aware_assignment_tags: doc.rack_aware_assignment_tags.unwrap_or_default(),
+        rack_aware_strategy: doc
+            .rack_aware_strategy
+            .map_or(d.rack_aware_strategy, |c| c.0),
+        rack_aware_traffic_cost: doc.rack_aware_traffic_cost.map(Int::small),
+        rack_aware_non_overlap_cost: doc.rack_aware_non_overlap_cost.map(Int::small),
+    };
+    // The interval's lower bound is its type's (`Duration<60_000>`), whose
+    // message shows the duration as written; the model names the JSON key.
+    config.check().map_err(|e| {
         let path = if e.path == "config.probing_rebalance_interval_ms" {
-            s.at("probing_rebalance_interval")
+            "config.probing_rebalance_interval".to_string()
         } else {
             e.path
         };
@@ -698,381 +851,132 @@ fn read_config(path: &str, t: &Table) -> Read<AssignmentConfig> {
     Ok(config)
 }
 
-// ---------------------------------------------------------------------------
-// Events
-
-/// What events are checked against.
-struct Bounds<'a> {
-    duration_ms: u64,
-    cluster: &'a ClusterSpec,
-    subtopologies: &'a [SubtopologySpec],
-}
-
-const EVENT_KINDS: &[&str] = &[
-    "scale_out",
-    "scale_in",
-    "crash",
-    "restart",
-    "rolling_bounce",
-    "rack_outage",
-    "write_spike",
-];
-
-/// The keys an event of `kind` may have besides `at` and `kind`.
-fn event_keys(kind: &str) -> &'static [&'static str] {
-    match kind {
-        "scale_out" | "scale_in" => &["at", "kind", "count"],
-        "crash" => &["at", "kind", "client", "lose_state"],
-        "restart" => &["at", "kind", "client"],
-        "rolling_bounce" => &["at", "kind", "interval", "downtime"],
-        "rack_outage" => &["at", "kind", "rack", "lose_state", "duration"],
-        "write_spike" => &["at", "kind", "subtopology", "partition", "write_rate"],
-        _ => &["at", "kind"],
+impl EventDoc {
+    /// The keys given, in the order of the struct.
+    fn given(&self) -> [(&'static str, bool); 10] {
+        [
+            ("count", self.count.is_some()),
+            ("client", self.client.is_some()),
+            ("lose_state", self.lose_state.is_some()),
+            ("interval", self.interval.is_some()),
+            ("downtime", self.downtime.is_some()),
+            ("rack", self.rack.is_some()),
+            ("duration", self.duration.is_some()),
+            ("subtopology", self.subtopology.is_some()),
+            ("partition", self.partition.is_some()),
+            ("write_rate", self.write_rate.is_some()),
+        ]
     }
-}
 
-fn read_events(bounds: &Bounds<'_>, list: Vec<(String, &Table)>) -> Read<Vec<Event>> {
-    let mut events = Vec::with_capacity(list.len());
-    for (here, t) in list {
-        events.push(read_event(bounds, here, t)?);
-    }
-    // Stable: equal times keep file order.
-    let mut order: Vec<usize> = (0..events.len()).collect();
-    order.sort_by_key(|&i| events[i].at_ms);
-    check_membership(bounds.cluster, &events, &order)?;
-    Ok(order.into_iter().map(|i| events[i].clone()).collect())
-}
-
-fn read_event(bounds: &Bounds<'_>, here: String, t: &Table) -> Read<Event> {
-    let kind_path = key_path(&here, "kind");
-    let kind = match t.get("kind") {
-        Some(v) => {
-            let k = string(&kind_path, v)?;
-            if !EVENT_KINDS.contains(&k) {
-                return fail(
-                    &kind_path,
-                    format!("must be one of {}, got {k:?}", EVENT_KINDS.join(", ")),
-                );
-            }
-            k
-        }
-        None => return fail(&kind_path, "is missing".to_string()),
-    };
-    let s = Section::open(here, t, event_keys(kind), &format!(" for kind {kind:?}"))?;
-    let at_ms = s.req("at", any_duration)?;
-    if at_ms > bounds.duration_ms {
-        return fail(
-            &s.at("at"),
-            format!(
-                "must be at most the scenario's duration {:?}, got {}",
-                format_duration(bounds.duration_ms),
-                shown(&t["at"])
-            ),
-        );
-    }
-    let client = |s: &Section<'_>| s.req("client", |p, v| string(p, v).map(str::to_string));
-    let lose_state = |s: &Section<'_>| s.opt("lose_state", boolean).map(|b| b.unwrap_or(false));
-    let kind = match kind {
-        "scale_out" => EventKind::ScaleOut {
-            count: s.opt("count", count)?.unwrap_or(1),
-        },
-        "scale_in" => EventKind::ScaleIn {
-            count: s.opt("count", count)?.unwrap_or(1),
-        },
-        "crash" => EventKind::Crash {
-            client: client(&s)?,
-            lose_state: lose_state(&s)?,
-        },
-        "restart" => EventKind::Restart {
-            client: client(&s)?,
-        },
-        "rolling_bounce" => EventKind::RollingBounce {
-            interval_ms: s.req("interval", positive_duration)?,
-            downtime_ms: s.req("downtime", any_duration)?,
-        },
-        "rack_outage" => {
-            let rack = s.req("rack", string)?;
-            if !bounds.cluster.racks.iter().any(|r| r == rack) {
-                let known = if bounds.cluster.racks.is_empty() {
-                    "cluster.racks is empty".to_string()
-                } else {
-                    format!("cluster.racks: {}", bounds.cluster.racks.join(", "))
-                };
-                return fail(
-                    &s.at("rack"),
-                    format!("must name a rack of cluster.racks, got {rack:?} ({known})"),
-                );
-            }
-            EventKind::RackOutage {
-                rack: rack.to_string(),
-                lose_state: lose_state(&s)?,
-                duration_ms: s.opt("duration", positive_duration)?,
-            }
-        }
-        "write_spike" => {
-            let subtopology = s.req("subtopology", |p, v| integer(p, v, 0, U32_MAX))?;
-            let n = bounds.subtopologies.len();
-            let Some(spec) = bounds.subtopologies.get(subtopology as usize) else {
-                return fail(
-                    &s.at("subtopology"),
-                    format!(
-                        "must name a subtopology 0..={}, got {subtopology}",
-                        n.saturating_sub(1)
-                    ),
-                );
-            };
-            if !spec.stateful {
-                return fail(
-                    &s.at("subtopology"),
-                    format!("must name a stateful subtopology, got {subtopology} (stateless)"),
-                );
-            }
-            let partition = s.opt("partition", |p, v| integer(p, v, 0, U32_MAX))?;
-            if let Some(p) = partition.filter(|&p| p >= u64::from(spec.partitions)) {
-                return fail(
-                    &s.at("partition"),
-                    format!(
-                        "must be below subtopologies[{subtopology}].partitions = {}, got {p}",
-                        spec.partitions
-                    ),
-                );
-            }
-            EventKind::WriteSpike {
-                subtopology: subtopology as u32,
-                partition: partition.map(|p| p as u32),
-                write_rate: s.req("write_rate", |p, v| integer(p, v, 0, u64::MAX))?,
-            }
-        }
-        _ => unreachable!("kinds are checked above"),
-    };
-    Ok(Event { at_ms, kind })
-}
-
-/// Where a client is in the membership replay.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Member {
-    Live,
-    Crashed,
-    Left,
-}
-
-/// `"c12"` → 12; `None` for anything that is not a client name (`"c012"`, `"x"`).
-fn client_number(name: &str) -> Option<usize> {
-    let digits = name.strip_prefix('c')?;
-    let plain = !digits.is_empty()
-        && digits.bytes().all(|b| b.is_ascii_digit())
-        && (digits == "0" || !digits.starts_with('0'));
-    plain.then(|| digits.parse().ok()).flatten()
-}
-
-/// Replays the scripted events' membership in time order (module doc).
-/// `order` lists the events' indices (file order) sorted by time.
-fn check_membership(cluster: &ClusterSpec, events: &[Event], order: &[usize]) -> Read<()> {
-    let mut members = vec![Member::Live; cluster.clients as usize];
-    // Outage restarts not yet applied: (time, clients), in order of scheduling.
-    let mut restarts: Vec<(u64, Vec<usize>)> = Vec::new();
-    let rack_of = |k: usize| -> Option<&str> {
-        (!cluster.racks.is_empty()).then(|| cluster.racks[k % cluster.racks.len()].as_str())
-    };
-    for &i in order {
-        let event = &events[i];
-        let at = |key: &str| format!("events[{i}].{key}");
-        let when = format_duration(event.at_ms);
-        // Outage restarts due by now, earliest first (ties: scheduling order).
-        restarts.sort_by_key(|(t, _)| *t);
-        let due = restarts.partition_point(|(t, _)| *t <= event.at_ms);
-        for (_, clients) in restarts.drain(..due) {
-            for k in clients {
-                if members[k] == Member::Crashed {
-                    members[k] = Member::Live;
-                }
-            }
-        }
-        let live = members.iter().filter(|m| **m == Member::Live).count();
-        match &event.kind {
-            EventKind::ScaleOut { count } => {
-                members.resize(members.len() + *count as usize, Member::Live);
-            }
-            EventKind::ScaleIn { count } => {
-                if *count as usize >= live {
-                    return fail(
-                        &at("count"),
-                        format!(
-                            "must leave at least one live client, got {count} with {live} live at {when}"
-                        ),
-                    );
-                }
-                let mut left = 0;
-                for m in members.iter_mut().rev() {
-                    if left == *count {
-                        break;
-                    }
-                    if *m == Member::Live {
-                        *m = Member::Left;
-                        left += 1;
-                    }
-                }
-            }
-            EventKind::Crash { client, .. } => {
-                let k = expect(&members, client, Member::Live, &at("client"), &when)?;
-                members[k] = Member::Crashed;
-            }
-            EventKind::Restart { client } => {
-                let k = expect(&members, client, Member::Crashed, &at("client"), &when)?;
-                members[k] = Member::Live;
-            }
-            EventKind::RollingBounce { .. } | EventKind::WriteSpike { .. } => {}
-            EventKind::RackOutage {
-                rack, duration_ms, ..
-            } => {
-                let in_rack: Vec<usize> = (0..members.len())
-                    .filter(|&k| rack_of(k) == Some(rack.as_str()))
-                    .collect();
-                if in_rack.is_empty() {
-                    return fail(
-                        &at("rack"),
-                        format!(
-                            "must name a rack some client has, got {rack:?} (only c0..c{} exist at {when})",
-                            members.len() - 1
-                        ),
-                    );
-                }
-                let crashed: Vec<usize> = in_rack
-                    .into_iter()
-                    .filter(|&k| members[k] == Member::Live)
-                    .collect();
-                for &k in &crashed {
-                    members[k] = Member::Crashed;
-                }
-                if let Some(d) = duration_ms {
-                    restarts.push((event.at_ms.saturating_add(*d), crashed));
-                }
-            }
-        }
-    }
-    Ok(())
-}
-
-/// The number of the client `name`, which must be in state `want`.
-fn expect(members: &[Member], name: &str, want: Member, path: &str, when: &str) -> Read<usize> {
-    let wanted = match want {
-        Member::Live => "a live client",
-        Member::Crashed => "a crashed client",
-        Member::Left => "a client that left",
-    };
-    let Some(k) = client_number(name) else {
-        return fail(
-            path,
-            format!("must name {wanted} (c0, c1, …), got {name:?}"),
-        );
-    };
-    let why = match members.get(k) {
-        None => format!("no such client at {when}: c0..c{} exist", members.len() - 1),
-        Some(m) if *m == want => return Ok(k),
-        Some(Member::Live) => format!("it is live at {when}"),
-        Some(Member::Crashed) => format!("it has crashed by {when}"),
-        Some(Member::Left) => format!("it has left by {when}"),
-    };
-    fail(path, format!("must name {wanted}, got {name:?} ({why})"))
-}
-
-// ---------------------------------------------------------------------------
-// Churn
-
-const CHURN_KEYS: &[&str] = &[
-    "events_per_hour",
-    "kinds",
-    "from",
-    "until",
-    "lose_state_probability",
-];
-
-const CHURN_KINDS: &[(&str, ChurnKind)] = &[
-    ("crash", ChurnKind::Crash),
-    ("restart", ChurnKind::Restart),
-    ("scale_out", ChurnKind::ScaleOut),
-    ("scale_in", ChurnKind::ScaleIn),
-];
-
-fn read_churn(path: &str, t: &Table, duration_ms: u64) -> Read<ChurnSpec> {
-    let s = Section::open(path.to_string(), t, CHURN_KEYS, "")?;
-    let events_per_hour = s.req("events_per_hour", |p, v| {
-        let x = number(p, v)?;
-        if x > 0.0 {
-            Ok(x)
-        } else {
-            fail(p, format!("must be greater than 0, got {}", shown(v)))
-        }
-    })?;
-    let kinds = match s.raw("kinds") {
-        None => CHURN_KINDS.iter().map(|&(_, k)| k).collect(),
-        Some(v) => {
-            let p = s.at("kinds");
-            let items = array(&p, v)?;
-            if items.is_empty() {
-                return fail(&p, "must list at least one kind, got []".to_string());
-            }
-            let mut kinds = Vec::new();
-            for (i, item) in items.iter().enumerate() {
-                let here = format!("{p}[{i}]");
-                let kind = choice(&here, item, CHURN_KINDS)?;
-                if kinds.contains(&kind) {
-                    return fail(&here, format!("lists {} twice", shown(item)));
-                }
-                kinds.push(kind);
-            }
-            kinds
-        }
-    };
-    let until_ms = s.opt("until", any_duration)?.unwrap_or(duration_ms);
-    if until_ms > duration_ms {
-        return fail(
-            &s.at("until"),
-            format!(
-                "must be at most the scenario's duration {:?}, got {}",
-                format_duration(duration_ms),
-                shown(&t["until"])
-            ),
-        );
-    }
-    let from_ms = s.opt("from", any_duration)?.unwrap_or(0);
-    if from_ms >= until_ms {
-        let (key, message) = match s.raw("from") {
-            Some(v) => (
-                "from",
+    fn into_event(self, here: &str) -> Read<Event> {
+        let kind = self.kind.0;
+        let keys = kind.keys();
+        if let Some((key, _)) = self
+            .given()
+            .into_iter()
+            .find(|&(key, given)| given && !keys.contains(&key))
+        {
+            return fail(
+                key_path(here, key),
                 format!(
-                    "must be before churn.until {:?}, got {}",
-                    format_duration(until_ms),
-                    shown(v)
+                    "is an unknown key for kind {:?} (expected one of {})",
+                    kind.name(),
+                    keys.join(", ")
                 ),
-            ),
-            None => (
-                "until",
-                format!(
-                    "must be after churn.from \"0ms\", got {}",
-                    s.raw("until").map_or_else(|| "0".to_string(), shown)
-                ),
-            ),
+            );
+        }
+        let missing = |key: &str| InputError::new(key_path(here, key), "is missing");
+        let lose_state = self.lose_state.unwrap_or(false);
+        let kind = match kind {
+            Kind::ScaleOut => EventKind::ScaleOut {
+                count: self.count.map_or(1, Int::small),
+            },
+            Kind::ScaleIn => EventKind::ScaleIn {
+                count: self.count.map_or(1, Int::small),
+            },
+            Kind::Crash => EventKind::Crash {
+                client: self.client.ok_or_else(|| missing("client"))?,
+                lose_state,
+            },
+            Kind::Restart => EventKind::Restart {
+                client: self.client.ok_or_else(|| missing("client"))?,
+            },
+            Kind::RollingBounce => EventKind::RollingBounce {
+                interval_ms: self.interval.ok_or_else(|| missing("interval"))?.ms(),
+                downtime_ms: self.downtime.ok_or_else(|| missing("downtime"))?.ms(),
+            },
+            Kind::RackOutage => EventKind::RackOutage {
+                rack: self.rack.ok_or_else(|| missing("rack"))?,
+                lose_state,
+                duration_ms: self.duration.map(Duration::ms),
+            },
+            Kind::WriteSpike => EventKind::WriteSpike {
+                subtopology: self
+                    .subtopology
+                    .ok_or_else(|| missing("subtopology"))?
+                    .small(),
+                partition: self.partition.map(Int::small),
+                write_rate: self.write_rate.ok_or_else(|| missing("write_rate"))?.0,
+            },
         };
-        return fail(&s.at(key), message);
+        Ok(Event {
+            at_ms: self.at.ms(),
+            kind,
+        })
     }
-    let lose_state_probability = s
-        .opt("lose_state_probability", |p, v| {
-            let x = number(p, v)?;
-            if (0.0..=1.0).contains(&x) {
-                Ok(x)
-            } else {
-                fail(p, format!("must be between 0 and 1, got {}", shown(v)))
+}
+
+impl ChurnDoc {
+    /// The churn; `until` defaults to the scenario's `duration_ms`.
+    fn into_churn(self, duration_ms: u64) -> Read<ChurnSpec> {
+        let rate = &self.events_per_hour;
+        if rate.value <= 0.0 {
+            return fail(
+                "churn.events_per_hour",
+                format!("must be greater than 0, got {}", rate.shown),
+            );
+        }
+        let lose_state_probability = match self.lose_state_probability {
+            None => DEFAULT_LOSE_STATE_PROBABILITY,
+            Some(p) if (0.0..=1.0).contains(&p.value) => p.value,
+            Some(p) => {
+                return fail(
+                    "churn.lose_state_probability",
+                    format!("must be between 0 and 1, got {}", p.shown),
+                )
             }
-        })?
-        .unwrap_or(DEFAULT_LOSE_STATE_PROBABILITY);
-    Ok(ChurnSpec {
-        events_per_hour,
-        kinds,
-        from_ms,
-        until_ms,
-        lose_state_probability,
-    })
+        };
+        let kinds = match self.kinds {
+            None => ChurnKind::CHOICES.iter().map(|&(_, k)| k).collect(),
+            Some(list) => {
+                if list.is_empty() {
+                    return fail(
+                        "churn.kinds",
+                        "must list at least one kind, got []".to_string(),
+                    );
+                }
+                let mut kinds: Vec<ChurnKind> = Vec::with_capacity(list.len());
+                for (i, Choice(kind)) in list.into_iter().enumerate() {
+                    if kinds.contains(&kind) {
+                        let name = ChurnKind::CHOICES
+                            .iter()
+                            .find(|(_, k)| *k == kind)
+                            .map_or("", |(name, _)| name);
+                        return fail(format!("churn.kinds[{i}]"), format!("lists {name:?} twice"));
+                    }
+                    kinds.push(kind);
+                }
+                kinds
+            }
+        };
+        Ok(ChurnSpec {
+            events_per_hour: rate.value,
+            kinds,
+            from_ms: self.from.map_or(0, Duration::ms),
+            until_ms: self.until.map_or(duration_ms, Duration::ms),
+            lose_state_probability,
+        })
+    }
 }
 
 #[cfg(test)]
@@ -1080,29 +984,43 @@ mod tests {
     use super::*;
 
     #[test]
-    fn client_names() {
-        assert_eq!(client_number("c0"), Some(0));
-        assert_eq!(client_number("c12"), Some(12));
-        for bad in [
-            "",
-            "c",
-            "c01",
-            "C1",
-            "c-1",
-            "c1x",
-            "x1",
-            "c99999999999999999999999",
-        ] {
-            assert_eq!(client_number(bad), None, "{bad:?}");
-        }
-    }
-
-    #[test]
     fn syntax_errors_are_one_line_with_a_position() {
         let e = Scenario::from_toml("name = \"x\"\nseed = \n").unwrap_err();
         assert_eq!(e.path, "scenario");
         assert!(e.message.contains("line 2 column 8"), "{e}");
         assert!(!e.to_string().contains('\n'), "{e}");
+    }
+
+    #[test]
+    fn syntax_errors_give_a_reason() {
+        for text in [
+            "seed = ",
+            "seed = \n",
+            "seed =",
+            "seed = # none\n",
+            "name = \"x\"\nseed = \nduration = 1",
+            "seed = @",
+            "[cluster\n",
+            "= 3\n",
+            "seed = 1 2\n",
+        ] {
+            let e = Scenario::from_toml(text).unwrap_err();
+            assert_eq!(e.path, "scenario", "{text:?}");
+            let reason = e
+                .message
+                .strip_prefix("is not valid TOML: ")
+                .unwrap_or_else(|| panic!("{text:?}: {e}"));
+            assert!(
+                !reason.starts_with(' ') && !reason.starts_with("at line"),
+                "{text:?}: {e}"
+            );
+            assert!(!e.to_string().contains('\n'), "{e}");
+        }
+        let e = Scenario::from_toml("seed = ").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "scenario is not valid TOML: a value is missing after `=` (expected a string, number, boolean, array or table) at line 1 column 8"
+        );
     }
 
     #[test]

@@ -1,5 +1,7 @@
-//! Scenario files (DESIGN §5): the bundled ones parse, bad ones are refused
-//! with the key's path and the offending value, defaults and durations.
+//! Scenario files (the format is in `docs/simulator.md`): the bundled ones
+//! parse, bad ones are refused with the key's path and the offending value,
+//! defaults and durations, and sizes and work past the limits are refused
+//! before anything is allocated or simulated.
 
 use std::path::PathBuf;
 
@@ -266,15 +268,16 @@ fn bad_scenarios_name_the_key_and_the_value() {
         (&[("name = \"t\"", "name = ")], "", "scenario", "line 2"),
         (&[("seed = 1", "seed = 1\nseed = 2")], "", "scenario", "seed"),
     ];
+    let mut wrong = Vec::new();
     for &(replace, tail, path, value) in CASES {
         let e = refused(&edited(replace, tail));
-        assert_eq!(e.path, path, "{replace:?} {tail:?}: {e}");
-        assert!(
-            e.message.contains(value),
-            "{replace:?} {tail:?}: {e} lacks {value}"
-        );
-        assert!(!e.to_string().contains('\n'), "one line: {e}");
+        if e.path != path || !e.message.contains(value) || e.to_string().contains('\n') {
+            wrong.push(format!(
+                "{replace:?} {tail:?}: want {path} … {value}, got {e}"
+            ));
+        }
     }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
     // The membership the events imply, replayed in time order.
     let crash = |client: &str| -> String {
         format!("\n[[events]]\nat = \"10m\"\nkind = \"crash\"\nclient = \"{client}\"\n")
@@ -688,4 +691,267 @@ fn the_hash_is_stable_and_tells_texts_apart() {
         scenario_hash(BASE),
         scenario_hash(&BASE.replace("seed = 1", "seed = 2"))
     );
+}
+
+// ---------------------------------------------------------------------------
+// Limits: sizes and simulated work are bounded before anything is allocated.
+
+#[test]
+fn sizes_and_work_past_the_limits_are_refused_with_key_value_and_limit() {
+    // (replacements, appended text, path, value, limit): the message holds both.
+    type Case = (
+        &'static [(&'static str, &'static str)],
+        &'static str,
+        &'static str,
+        &'static str,
+        &'static str,
+    );
+    const CHURN: &str = "[churn]\nevents_per_hour = 2\n";
+    #[rustfmt::skip]
+    const CASES: &[Case] = &[
+        // Sizes that allocate.
+        (&[("clients = 3", "clients = 4294967295")], "", "cluster.clients", "4294967295", "10000"),
+        (&[("clients = 3", "clients = 10001")], "", "cluster.clients", "10001", "10000"),
+        (&[("partitions = 4", "partitions = 4294967295")], "", "subtopologies[0].partitions", "4294967295", "100000"),
+        (&[("partitions = 2", "partitions = 99997")], "", "subtopologies[1].partitions", "99997", "100000"),
+        (&[], "[[events]]\nat = \"1m\"\nkind = \"scale_out\"\ncount = 4294967295\n", "events[0].count", "4294967295", "10000"),
+        (&[], "[[events]]\nat = \"1m\"\nkind = \"scale_out\"\ncount = 9000\n[[events]]\nat = \"2m\"\nkind = \"scale_out\"\ncount = 998\n", "events[1].count", "998", "10000"),
+        (&[], "[churn]\nevents_per_hour = 1.7e308\n", "churn.events_per_hour", "1.7e308", "100000"),
+        (&[("clients = 3", "clients = 9999")], CHURN, "churn.events_per_hour", "2.0", "10000"),
+        (&[("clients = 3", "clients = 2000"), ("partitions = 4", "partitions = 50000")], "", "cluster.clients", "2000", "100000000"),
+        (&[("state_records = 1000", "state_records = 1000000000001")], "", "subtopologies[0].state_records", "1000000000001", "1000000000000"),
+        (&[("write_rate = 10", "write_rate = 1000001")], "", "subtopologies[0].write_rate", "1000001", "1000000"),
+        (&[], "[[events]]\nat = \"1m\"\nkind = \"write_spike\"\nsubtopology = 0\nwrite_rate = 1000001\n", "events[0].write_rate", "1000001", "1000000"),
+        (&[("restore_rate = 1000", "restore_rate = 1000000001")], "", "cluster.restore_rate", "1000000001", "1000000000"),
+        (&[("partitions = 4", "partitions = 10000"), ("duration = \"1h\"", "duration = \"12d\"")], "", "duration", "\"12d\"", "10000000000"),
+        // Durations, and the simulated work they ask for.
+        (&[("duration = \"1h\"", "duration = \"213503982334d\"")], CHURN, "duration", "\"213503982334d\"", "\"3650d\""),
+        (&[("duration = \"1h\"", "duration = \"106751991167d\"")], "", "duration", "\"106751991167d\"", "\"3650d\""),
+        (&[("duration = \"1h\"", "duration = \"3651d\"\nstep = \"1d\"\nsample_every = \"1d\"")], "", "duration", "\"3651d\"", "\"3650d\""),
+        (&[("duration = \"1h\"", "duration = \"8h\"\nstep = \"1ms\"")], "", "duration", "\"8h\"", "10000000"),
+        (&[("duration = \"1h\"", "duration = \"116d\"")], "", "duration", "\"116d\"", "10000000"),
+        (&[("duration = \"1h\"", "duration = \"100d\"")], "", "sample_every", "\"1m\"", "100000"),
+        (&[("duration = \"1h\"", "duration = \"1d\"\nsample_every = \"100ms\"\nstep = \"10ms\"")], "", "sample_every", "\"100ms\"", "100000"),
+        (&[], "[churn]\nevents_per_hour = 1000000\n", "churn.events_per_hour", "1000000", "100000"),
+        (&[("duration = \"1h\"", "duration = \"3650d\"\nstep = \"1h\"\nsample_every = \"1d\"")], CHURN, "churn.events_per_hour", "2.0", "100000"),
+        (&[("clients = 3", "clients = 3\nsession_timeout = \"3651d\"")], "", "cluster.session_timeout", "\"3651d\"", "\"3650d\""),
+        (&[("clients = 3", "clients = 3\nscale_down_timeout = \"18446744073709551615ms\"")], "", "cluster.scale_down_timeout", "\"18446744073709551615ms\"", "\"3650d\""),
+        (&[], "[config]\nprobing_rebalance_interval = \"213503982334d\"\n", "config.probing_rebalance_interval", "\"213503982334d\"", "\"3650d\""),
+        (&[], "[[events]]\nat = \"1m\"\nkind = \"rolling_bounce\"\ninterval = \"1m\"\ndowntime = \"3651d\"\n", "events[0].downtime", "\"3651d\"", "\"3650d\""),
+    ];
+    let mut wrong = Vec::new();
+    for &(replace, tail, path, value, limit) in CASES {
+        let e = refused(&edited(replace, tail));
+        let ok = e.path == path
+            && e.message.contains(value)
+            && e.message.contains(limit)
+            && e.message.contains("limit")
+            && !e.to_string().contains('\n');
+        if !ok {
+            wrong.push(format!(
+                "{replace:?} {tail:?}: want {path} … {value} … {limit}, got {e}"
+            ));
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+#[test]
+fn the_limits_leave_room_for_realistic_scenarios() {
+    let ok = |replace: &[(&str, &str)], tail: &str| {
+        Scenario::from_toml(&edited(replace, tail)).unwrap_or_else(|e| panic!("{e}"))
+    };
+    // Exactly at each limit: 10,000 clients, 100,000 tasks, 10^7 steps,
+    // 10^5 samples, 10^5 churn events, 3650 days.
+    ok(&[("clients = 3", "clients = 10000")], "");
+    ok(&[("partitions = 2", "partitions = 99996")], "");
+    ok(
+        &[(
+            "duration = \"1h\"",
+            "duration = \"10000s\"\nstep = \"1ms\"\nsample_every = \"1s\"",
+        )],
+        "",
+    );
+    ok(
+        &[(
+            "duration = \"1h\"",
+            "duration = \"3650d\"\nstep = \"1h\"\nsample_every = \"1d\"",
+        )],
+        "[churn]\nevents_per_hour = 1\nkinds = [\"crash\", \"restart\"]\n",
+    );
+    ok(
+        &[],
+        "[churn]\nevents_per_hour = 100000\nkinds = [\"crash\", \"restart\"]\n",
+    );
+    ok(
+        &[(
+            "duration = \"1h\"",
+            "duration = \"99999s\"\nsample_every = \"1s\"",
+        )],
+        "",
+    );
+    // 10,000 tasks for 10 days at a 1 s step.
+    ok(
+        &[
+            ("partitions = 4", "partitions = 9998"),
+            ("duration = \"1h\"", "duration = \"10d\""),
+        ],
+        "",
+    );
+    // A month at a 1 s step, sampled every minute, with churn.
+    ok(
+        &[("duration = \"1h\"", "duration = \"30d\"")],
+        "[churn]\nevents_per_hour = 4\n",
+    );
+    let s = ok(
+        &[("clients = 3", "clients = 1000")],
+        "[[events]]\nat = \"1m\"\nkind = \"scale_out\"\ncount = 9000\n",
+    );
+    assert_eq!(s.cluster.clients, 1000);
+}
+
+#[test]
+fn the_overflow_scenarios_of_issue_12_are_refused_naming_the_key() {
+    // A rack outage whose restart time does not fit in u64 milliseconds.
+    let outage = edited(
+        &[("duration = \"1h\"", "duration = \"20h\"")],
+        "[[events]]\nat = \"15h\"\nkind = \"rack_outage\"\nrack = \"r1\"\nduration = \"213503982334d\"\n",
+    );
+    let e = refused(&outage);
+    assert_eq!(e.path, "events[0].duration", "{e}");
+    assert!(
+        e.message.contains("\"213503982334d\"") && e.message.contains("\"3650d\""),
+        "{e}"
+    );
+    // A rolling bounce whose second client's time does not fit.
+    let bounce = edited(
+        &[],
+        "[[events]]\nat = \"10m\"\nkind = \"rolling_bounce\"\ninterval = \"106751991167d\"\ndowntime = \"1m\"\n",
+    );
+    let e = refused(&bounce);
+    assert_eq!(e.path, "events[0].interval", "{e}");
+    assert!(e.message.contains("\"106751991167d\""), "{e}");
+    // On the command line: exit 2, one line naming the key, nothing written.
+    for (name, text, key) in [
+        ("outage", outage.as_str(), "events[0].duration"),
+        ("bounce", bounce.as_str(), "events[0].interval"),
+    ] {
+        let (code, stderr, out) = simulate_bad(name, text);
+        assert_eq!(code, Some(2), "{name}: {stderr}");
+        assert_eq!(stderr.trim_end().lines().count(), 1, "{name}: {stderr}");
+        assert!(stderr.contains(key), "{name}: {stderr}");
+        assert!(!out.exists(), "{name}: wrote {}", out.display());
+    }
+}
+
+#[test]
+fn the_command_line_refuses_sizes_and_work_past_the_limits_at_once() {
+    let cases = [
+        (
+            "clients",
+            edited(&[("clients = 3", "clients = 4294967295")], ""),
+            "cluster.clients",
+        ),
+        (
+            "partitions",
+            edited(&[("partitions = 4", "partitions = 4294967295")], ""),
+            "subtopologies[0].partitions",
+        ),
+        (
+            "scale-out",
+            edited(
+                &[],
+                "[[events]]\nat = \"1m\"\nkind = \"scale_out\"\ncount = 4294967295\n",
+            ),
+            "events[0].count",
+        ),
+        (
+            "churn-rate",
+            edited(&[], "[churn]\nevents_per_hour = 1.7e308\n"),
+            "churn.events_per_hour",
+        ),
+        (
+            "churn-duration",
+            edited(
+                &[("duration = \"1h\"", "duration = \"213503982334d\"")],
+                "[churn]\nevents_per_hour = 2\n",
+            ),
+            "duration",
+        ),
+        (
+            "long",
+            edited(&[("duration = \"1h\"", "duration = \"106751991167d\"")], ""),
+            "duration",
+        ),
+        (
+            "step",
+            edited(
+                &[("duration = \"1h\"", "duration = \"8h\"\nstep = \"1ms\"")],
+                "",
+            ),
+            "duration",
+        ),
+        (
+            "churn-million",
+            edited(&[], "[churn]\nevents_per_hour = 1000000\n"),
+            "churn.events_per_hour",
+        ),
+    ];
+    for (name, text, key) in cases {
+        let started = std::time::Instant::now();
+        let (code, stderr, out) = simulate_bad(name, &text);
+        assert_eq!(code, Some(2), "{name}: {stderr}");
+        assert_eq!(stderr.trim_end().lines().count(), 1, "{name}: {stderr}");
+        assert!(
+            stderr.contains(key) && stderr.contains("limit"),
+            "{name}: {stderr}"
+        );
+        assert!(!out.exists(), "{name}: wrote {}", out.display());
+        // Refused when read: nothing was allocated or simulated.
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(20),
+            "{name}: took {:?}",
+            started.elapsed()
+        );
+    }
+}
+
+#[test]
+fn check_refuses_a_scenario_built_in_code() {
+    let mut s = Scenario::from_toml(BASE).unwrap();
+    assert_eq!(s.check(), Ok(()));
+    s.cluster.clients = u32::MAX;
+    assert_eq!(s.check().unwrap_err().path, "cluster.clients");
+    let mut s = Scenario::from_toml(BASE).unwrap();
+    s.events.push(Event {
+        at_ms: 60_000,
+        kind: EventKind::RollingBounce {
+            interval_ms: u64::MAX / 2,
+            downtime_ms: 0,
+        },
+    });
+    assert_eq!(s.check().unwrap_err().path, "events[0].interval");
+}
+
+/// Runs `smoothscale simulate` on `text` with `--out` a directory that does
+/// not exist yet; returns the exit code, stderr and that directory.
+fn simulate_bad(name: &str, text: &str) -> (Option<i32>, String, PathBuf) {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join("scenario_limits")
+        .join(format!("{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let file = dir.join("scenario.toml");
+    std::fs::write(&file, text).expect("scenario file");
+    let out = dir.join("out");
+    let run = std::process::Command::new(env!("CARGO_BIN_EXE_smoothscale"))
+        .arg("simulate")
+        .arg(&file)
+        .arg("--out")
+        .arg(&out)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("the smoothscale binary runs");
+    let stderr = String::from_utf8(run.stderr).expect("stderr is UTF-8");
+    (run.status.code(), stderr, out)
 }
