@@ -69,10 +69,26 @@ pub(crate) fn run(args: &SimulateArgs) -> Result<(), Failure> {
     super::emit(&table::comparison_table(&info, &results))
 }
 
+/// The largest scenario file read (1 MiB): the bundled ones are under 3 KB,
+/// and a scenario's sizes are bounded by `Scenario::check` anyway.
+pub(crate) const MAX_SCENARIO_BYTES: u64 = 1 << 20;
+
 /// Reads and checks the scenario file; returns it with its text (for the hash).
 pub(crate) fn read_scenario(path: &Path) -> Result<(Scenario, String), Failure> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| Failure::BadInput(format!("cannot read {}: {e}", path.display())))?;
+    use std::io::Read;
+    let cannot = |e: std::io::Error| Failure::BadInput(format!("cannot read {}: {e}", path.display()));
+    let file = std::fs::File::open(path).map_err(cannot)?;
+    let mut text = String::new();
+    // One byte past the limit tells a file at the limit from a longer one.
+    file.take(MAX_SCENARIO_BYTES + 1)
+        .read_to_string(&mut text)
+        .map_err(cannot)?;
+    if text.len() as u64 > MAX_SCENARIO_BYTES {
+        return Err(Failure::BadInput(format!(
+            "{} is larger than the limit of {MAX_SCENARIO_BYTES} bytes for a scenario file",
+            path.display()
+        )));
+    }
     let scenario = Scenario::from_toml(&text)
         .map_err(|e| Failure::BadInput(format!("{}: {e}", path.display())))?;
     Ok((scenario, text))

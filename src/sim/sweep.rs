@@ -44,6 +44,11 @@ pub struct SeedRange {
     pub end: u64,
 }
 
+/// The most seeds one sweep runs: each seed's figures are kept until the
+/// aggregate is computed, and each run is itself bounded by the scenario's
+/// limits (`Scenario::check`), so this bounds a sweep's time and memory.
+pub const MAX_SEEDS: u64 = 100_000;
+
 impl SeedRange {
     /// Reads `A..B` with `A < B`; errors name `--seeds`.
     pub fn parse(text: &str) -> Result<SeedRange, InputError> {
@@ -58,6 +63,15 @@ impl SeedRange {
         let end: u64 = b.trim().parse().map_err(|_| bad())?;
         if start >= end {
             return Err(bad());
+        }
+        if end - start > MAX_SEEDS {
+            return Err(InputError::new(
+                "--seeds",
+                format!(
+                    "must hold at most {MAX_SEEDS} seeds (the limit on one sweep), got {}",
+                    end - start
+                ),
+            ));
         }
         Ok(SeedRange { start, end })
     }

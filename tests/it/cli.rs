@@ -10,6 +10,8 @@ use std::process::{Command, Stdio};
 use serde_json::{json, Value};
 use smoothscale::{validate, wire, TaskId};
 
+use crate::support;
+
 /// What one run of the binary did.
 #[derive(Debug)]
 struct Outcome {
@@ -20,26 +22,10 @@ struct Outcome {
 
 /// Runs `smoothscale ARGS`, feeding `stdin` (nothing when `None`).
 fn smoothscale(args: &[&str], stdin: Option<&[u8]>) -> Outcome {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_smoothscale"))
-        .args(args)
-        .stdin(if stdin.is_some() {
-            Stdio::piped()
-        } else {
-            Stdio::null()
-        })
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the smoothscale binary starts");
-    if let Some(bytes) = stdin {
-        let mut pipe = child.stdin.take().expect("piped stdin");
-        let bytes = bytes.to_vec();
-        // The binary may exit before reading (a bad --strategy): ignore EPIPE.
-        std::thread::spawn(move || {
-            let _ = pipe.write_all(&bytes);
-        });
-    }
-    let out = child.wait_with_output().expect("the binary runs");
+    let out = support::bounded_output(
+        Command::new(env!("CARGO_BIN_EXE_smoothscale")).args(args),
+        stdin.map(<[u8]>::to_vec),
+    );
     Outcome {
         code: out.status.code(),
         stdout: String::from_utf8(out.stdout).expect("stdout is UTF-8"),

@@ -720,7 +720,7 @@ fn kip441_equals_the_reference_on_golden_like_states() {
     assert!(probing > 0 && warmups > 0 && standbys > 0 && stateless > 0);
 }
 
-/// Small fixed cases of Kafka's own tests (the spec scenarios), compared too,
+/// Small fixed cases of Kafka's own tests (rows of `HighAvailabilityTaskAssignorTest`, docs/algorithms.md#kafkas-ha-assignor-test), compared too,
 /// plus a state without clients.
 #[test]
 fn kip441_equals_the_reference_on_small_fixed_states() {

@@ -937,14 +937,14 @@ fn simulate_bad(name: &str, text: &str) -> (Option<i32>, String, PathBuf) {
     let file = dir.join("scenario.toml");
     std::fs::write(&file, text).expect("scenario file");
     let out = dir.join("out");
-    let run = std::process::Command::new(env!("CARGO_BIN_EXE_smoothscale"))
-        .arg("simulate")
-        .arg(&file)
-        .arg("--out")
-        .arg(&out)
-        .stdin(std::process::Stdio::null())
-        .output()
-        .expect("the smoothscale binary runs");
+    let run = crate::support::bounded_output(
+        std::process::Command::new(env!("CARGO_BIN_EXE_smoothscale"))
+            .arg("simulate")
+            .arg(&file)
+            .arg("--out")
+            .arg(&out),
+        None,
+    );
     let stderr = String::from_utf8(run.stderr).expect("stderr is UTF-8");
     (run.status.code(), stderr, out)
 }

@@ -9,6 +9,8 @@ use std::process::{Command, Stdio};
 use serde_json::Value;
 use smoothscale::sim::sweep::nearest_rank;
 
+use crate::support;
+
 /// A small scenario in the format of docs/simulator.md: a join and a crash with disk loss
 /// in half an hour, three strategies.
 const SCENARIO: &str = r#"
@@ -74,12 +76,12 @@ struct Run {
 
 /// Runs `smoothscale ARGS` with `RAYON_NUM_THREADS=threads`.
 fn smoothscale(args: &[&str], threads: usize) -> Run {
-    let out = Command::new(env!("CARGO_BIN_EXE_smoothscale"))
-        .args(args)
-        .env("RAYON_NUM_THREADS", threads.to_string())
-        .stdin(Stdio::null())
-        .output()
-        .expect("the smoothscale binary runs");
+    let out = support::bounded_output(
+        Command::new(env!("CARGO_BIN_EXE_smoothscale"))
+            .args(args)
+            .env("RAYON_NUM_THREADS", threads.to_string()),
+        None,
+    );
     Run {
         code: out.status.code(),
         stdout: String::from_utf8(out.stdout).expect("stdout is UTF-8"),
@@ -356,6 +358,22 @@ fn bad_seed_range_exits_2() {
         let args = ["sweep", s(&file), "--seeds", seeds, "--out", s(&out)];
         assert_bad_input(&smoothscale(&args, 2), &["--seeds"], &out);
     }
+    // One past the limit on a sweep's seeds: refused before any run.
+    let args = ["sweep", s(&file), "--seeds", "0..100001", "--out", s(&out)];
+    let needles = ["--seeds", "at most 100000 seeds", "got 100001"];
+    assert_bad_input(&smoothscale(&args, 2), &needles, &out);
+}
+
+#[test]
+fn a_scenario_file_past_the_size_limit_exits_2_without_reading_on() {
+    // Valid TOML (a comment) just over 1 MiB: refused for its size alone.
+    let text = format!("{SCENARIO}#{}\n", "x".repeat(1 << 20));
+    let file = scenario_file("huge", &text);
+    let out = file.with_file_name("out");
+    let run = smoothscale(&["simulate", s(&file), "--out", s(&out)], 2);
+    assert_bad_input(&run, &["scenario.toml", "limit of 1048576 bytes"], &out);
+    let args = ["simulate", "/dev/zero", "--out", s(&out)];
+    assert_bad_input(&smoothscale(&args, 2), &["/dev/zero", "limit"], &out);
 }
 
 #[test]

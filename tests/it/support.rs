@@ -214,3 +214,64 @@ pub fn proptest_config() -> proptest::prelude::ProptestConfig {
         ..proptest::prelude::ProptestConfig::default()
     }
 }
+
+/// The longest any test lets one `smoothscale` process run before killing
+/// it: far above what any test's command needs (a few seconds), so it only
+/// ends a hang.
+pub const PROCESS_LIMIT: std::time::Duration = std::time::Duration::from_secs(120);
+
+/// Runs `command` to completion with `stdin` fed to it (closed when `None`)
+/// and its output captured, as [`std::process::Command::output`] does, but
+/// bounded by [`PROCESS_LIMIT`]: a process still running then is killed and
+/// the test fails saying so.
+pub fn bounded_output(
+    command: &mut std::process::Command,
+    stdin: Option<Vec<u8>>,
+) -> std::process::Output {
+    use std::io::{Read, Write};
+    use std::process::Stdio;
+
+    command
+        .stdin(if stdin.is_some() {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        })
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let mut child = command.spawn().expect("the process starts");
+    if let (Some(bytes), Some(mut pipe)) = (stdin, child.stdin.take()) {
+        // The process may exit before reading everything: ignore EPIPE.
+        std::thread::spawn(move || {
+            let _ = pipe.write_all(&bytes);
+        });
+    }
+    let drain = |mut pipe: Box<dyn Read + Send>| {
+        std::thread::spawn(move || {
+            let mut bytes = Vec::new();
+            let _ = pipe.read_to_end(&mut bytes);
+            bytes
+        })
+    };
+    let stdout = drain(Box::new(child.stdout.take().expect("piped stdout")));
+    let stderr = drain(Box::new(child.stderr.take().expect("piped stderr")));
+    let poll = std::time::Duration::from_millis(10);
+    let mut waited = std::time::Duration::ZERO;
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("the process can be waited for") {
+            break status;
+        }
+        if waited >= PROCESS_LIMIT {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("{command:?} still ran after {PROCESS_LIMIT:?}: killed");
+        }
+        std::thread::sleep(poll);
+        waited += poll;
+    };
+    std::process::Output {
+        status,
+        stdout: stdout.join().expect("stdout reader"),
+        stderr: stderr.join().expect("stderr reader"),
+    }
+}
