@@ -164,7 +164,7 @@ fn bench_assignors(c: &mut Criterion) {
         for name in ["kip441", "optimal"] {
             let a = assignor::by_name(name).expect("registered");
             let plan = a.assign(&state).expect("plan");
-            validate(&state, &plan).expect("valid plan");
+            validate(&state, &plan, a.info().claims).expect("valid plan");
             // kip441 must really apply rack awareness; optimal ignores racks.
             assert!(
                 name != "kip441" || plan.diagnostics.is_empty(),

@@ -10,7 +10,7 @@
 //! size's median over the rounds and its ratio to the size before. Drift
 //! then moves all sizes alike. Plans are validated once, before timing.
 //!
-//! `cargo bench --bench growth` (`SMOOTHSCALE_GROWTH_ROUNDS`, default 41).
+//! `cargo bench -p smoothscale-bench --bench growth` (`SMOOTHSCALE_GROWTH_ROUNDS`, default 41).
 
 use std::hint::black_box;
 use std::time::Instant;
@@ -21,7 +21,7 @@ use smoothscale::{assignor, validate};
 const SIZES: [u32; 4] = [12_500, 25_000, 50_000, 100_000];
 
 fn main() {
-    // `cargo bench -- FILTER` passes its filter to every bench: run only
+    // `cargo bench -p smoothscale-bench -- FILTER` passes its filter to every bench: run only
     // when no filter is given or one matches, as criterion does.
     let filters: Vec<String> = std::env::args()
         .skip(1)
@@ -40,7 +40,12 @@ fn main() {
         .map(|&tasks| {
             let spec = Spec::stateful(tasks, 1_000, 1, 1, History::Sparse { reports: 3 });
             let state = generate(&spec, 0).expect("valid");
-            validate(&state, &kip441.assign(&state).expect("plan")).expect("valid plan");
+            validate(
+                &state,
+                &kip441.assign(&state).expect("plan"),
+                kip441.info().claims,
+            )
+            .expect("valid plan");
             state
         })
         .collect();
@@ -48,6 +53,7 @@ fn main() {
     for _ in 0..rounds {
         for (i, state) in states.iter().enumerate() {
             let batch = (100_000 / SIZES[i]) as usize;
+            #[allow(clippy::disallowed_methods, reason = "a benchmark times itself")]
             let start = Instant::now();
             for _ in 0..batch {
                 black_box(kip441.assign(black_box(state)).expect("plan"));

@@ -33,7 +33,7 @@ fn bench(c: &mut Criterion) {
         spec.history = History::Cold;
         let cold_state = generate(&spec, 0).expect("valid");
         let plan = kip441.assign(&cold_state).expect("plan");
-        validate(&cold_state, &plan).expect("valid cold plan");
+        validate(&cold_state, &plan, kip441.info().claims).expect("valid cold plan");
         let steady = fed_back(&cold_state, &plan).expect("valid");
         let mut states = vec![("cold", cold_state), ("steady", steady)];
         if spec.threads == 1 && spec.clients >= 3 {
@@ -41,7 +41,12 @@ fn bench(c: &mut Criterion) {
             states.push(("churn", generate(&spec, 7).expect("valid")));
         }
         for (kind, state) in &states {
-            validate(state, &kip441.assign(state).expect("plan")).expect("valid plan");
+            validate(
+                state,
+                &kip441.assign(state).expect("plan"),
+                kip441.info().claims,
+            )
+            .expect("valid plan");
             group.bench_with_input(BenchmarkId::new(*kind, name), state, |b, s| {
                 b.iter(|| kip441.assign(s).expect("plan"))
             });
@@ -61,7 +66,12 @@ fn growth(c: &mut Criterion) {
     for tasks in [12_500, 25_000, 50_000, 100_000] {
         let spec = Spec::stateful(tasks, 1_000, 1, 1, History::Sparse { reports: 3 });
         let state = generate(&spec, 0).expect("valid");
-        validate(&state, &kip441.assign(&state).expect("plan")).expect("valid plan");
+        validate(
+            &state,
+            &kip441.assign(&state).expect("plan"),
+            kip441.info().claims,
+        )
+        .expect("valid plan");
         group.bench_with_input(BenchmarkId::new("sparse_1000c", tasks), &state, |b, s| {
             b.iter(|| kip441.assign(s).expect("plan"))
         });

@@ -10,7 +10,7 @@ use smoothscale::sim::{run, Scenario};
 
 /// Every bundled scenario, by file name, sorted.
 fn scenarios() -> Vec<String> {
-    let dir = format!("{}/simulations", env!("CARGO_MANIFEST_DIR"));
+    let dir = format!("{}/simulations", concat!(env!("CARGO_MANIFEST_DIR"), "/.."));
     let mut names: Vec<String> = std::fs::read_dir(&dir)
         .expect("the simulations folder")
         .filter_map(|e| {
@@ -26,7 +26,10 @@ fn bench(c: &mut Criterion) {
     let mut group = c.benchmark_group("simulate");
     group.sample_size(10);
     for name in &scenarios() {
-        let path = format!("{}/simulations/{name}.toml", env!("CARGO_MANIFEST_DIR"));
+        let path = format!(
+            "{}/simulations/{name}.toml",
+            concat!(env!("CARGO_MANIFEST_DIR"), "/..")
+        );
         let text = std::fs::read_to_string(&path).expect("bundled scenario");
         let scenario = Scenario::from_toml(&text).expect("valid scenario");
         let strategies = assignor::all();

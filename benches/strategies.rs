@@ -58,6 +58,7 @@ fn bench(c: &mut Criterion) {
                 continue;
             }
             let a = assignor::by_name(name).expect("registered");
+            #[allow(clippy::disallowed_methods, reason = "a benchmark times itself")]
             let start = Instant::now();
             let plan = match a.assign(&state) {
                 Ok(plan) => plan,
@@ -67,7 +68,7 @@ fn bench(c: &mut Criterion) {
                 }
             };
             let took = start.elapsed();
-            validate(&state, &plan).expect("valid plan");
+            validate(&state, &plan, a.info().claims).expect("valid plan");
             if took > TOO_SLOW {
                 eprintln!(
                     "{name}/{}: not timed: one run took {:.1} s",

@@ -3,18 +3,32 @@
 //!
 //! The core is pure: a [`ClusterState`] (tasks, clients, lags, the previous
 //! assignment, the [`AssignmentConfig`]) goes into an [`Assignor`], a [`Plan`]
-//! comes out, and [`validate()`] checks it.
+//! comes out, and [`validate()`] checks it against the claims the strategy
+//! states in its [`StrategyInfo`].
 //!
+//! # Examples
 //! ```
 //! use smoothscale::{assignor, validate, AssignmentConfig, Client, ClusterState, Task, TaskId};
 //!
 //! let tasks = (0..4).map(|p| Task::stateful(TaskId::new(0, p), 1_000_000)).collect();
 //! let clients = vec![Client::new("a", 1), Client::new("b", 1)];
 //! let state = ClusterState::new(AssignmentConfig::default(), tasks, clients).unwrap();
-//! let plan = assignor::by_name("kip441").unwrap().assign(&state).unwrap();
-//! assert!(validate(&state, &plan).is_ok());
+//! let kip441 = assignor::by_name("kip441").unwrap();
+//! let plan = kip441.assign(&state).unwrap();
+//! assert!(validate(&state, &plan, kip441.info().claims).is_ok());
 //! assert_eq!(plan.clients.values().map(|c| c.active.len()).collect::<Vec<_>>(), vec![2, 2]);
 //! ```
+//!
+//! # Features
+//! The core (`model`, every strategy in [`assignor`], [`flow`], [`validate()`],
+//! [`metrics`], [`generate`]) depends on petgraph, rand, rand_chacha,
+//! smallvec and thiserror only. The edges are features, all on by default:
+//! - `serde`: the JSON wire format, `wire` (serde, serde_json).
+//! - `sim`: the churn simulator, `sim` (implies `serde`; toml, rayon).
+//! - `cli`: the `smoothscale` command line (implies `sim`; clap).
+//!
+//! A user who needs assignment alone depends on the crate with
+//! `default-features = false`.
 
 #![forbid(unsafe_code)]
 
@@ -23,13 +37,15 @@ pub mod flow;
 pub mod generate;
 pub mod metrics;
 pub mod model;
+#[cfg(feature = "sim")]
 pub mod sim;
 pub mod validate;
+#[cfg(feature = "serde")]
 pub mod wire;
 
-pub use assignor::{AssignError, Assignor, Claims};
+pub use assignor::{AssignError, Assignor, Claims, LeaveBehaviour, StrategyInfo};
 pub use model::{
     AssignmentConfig, Client, ClientId, ClientPlan, ClusterState, InputError, Lag, Plan,
     RackAwareStrategy, Task, TaskId,
 };
-pub use validate::{validate, validate_claims, Violation};
+pub use validate::{validate, Violation};

@@ -6,6 +6,7 @@
 use std::collections::BTreeMap;
 
 use crate::assignor::optimal;
+use crate::assignor::share::meets_active_shares;
 use crate::model::{ClusterState, Plan, TaskId};
 
 /// Figures describing one plan against its state.
@@ -151,7 +152,7 @@ pub fn cross_rack_actives(state: &ClusterState, plan: &Plan) -> u64 {
 /// How many more records `plan`'s actives restore than the least any
 /// assignment meeting the share bounds of `optimal` restores (every client
 /// `c` between `⌊T·k_c/K⌋` and `⌈T·k_c/K⌉` actives, see
-/// [`crate::assignor::optimal::share_bounds`]): `Some(0)` for an optimal
+/// [`crate::assignor::share::share_bounds`]): `Some(0)` for an optimal
 /// plan; `None` when `plan` breaks those bounds (the comparison would not be
 /// like for like), there are no clients, or the lags are too large for the
 /// exact solver.
@@ -162,7 +163,7 @@ pub fn distance_to_optimal(state: &ClusterState, plan: &Plan) -> Option<u64> {
 }
 
 fn distance_given(state: &ClusterState, plan: &Plan, restore: u64) -> Option<u64> {
-    if !optimal::meets_active_shares(state, plan) {
+    if !meets_active_shares(state, plan) {
         return None;
     }
     let best = optimal::min_active_restore_cost(state)?;

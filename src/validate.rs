@@ -1,5 +1,6 @@
 //! [`validate()`]: the one checker of assignment invariants, used by every
-//! test, the property tests and the simulator after every rebalance.
+//! test, the property tests, the command line and the simulator after every
+//! rebalance. It checks the claims it is given: it never looks a strategy up.
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -120,29 +121,42 @@ impl fmt::Display for Violation {
     }
 }
 
-/// Checks `plan` against `state` with the claims of the strategy the plan
-/// names (see [`validate_claims`]); a plan from an unregistered strategy is
-/// held to the rules every plan keeps.
-pub fn validate(state: &ClusterState, plan: &Plan) -> Result<(), Vec<Violation>> {
-    let claims = crate::assignor::by_name(&plan.strategy)
-        .map(|a| a.claims())
-        .unwrap_or_default();
-    validate_claims(state, plan, claims)
-}
-
-/// Checks `plan` against `state`: every client of the state appears and no
-/// other; every task exactly one active while any client exists; no client
-/// holds two replicas of one task; standbys and warm-ups only of stateful
-/// tasks; every task of `followup_when_caught_up` has a warm-up; and, where
-/// the strategy `claims` them, `min(num_standby_replicas, clients − 1)`
-/// standbys per stateful task (warm-ups standing in for standbys with
-/// `warmups_stand_in`), at most `max_warmup_replicas` warm-ups, and actives
-/// within the resources clients state. Returns every violation found.
-pub fn validate_claims(
-    state: &ClusterState,
-    plan: &Plan,
-    claims: Claims,
-) -> Result<(), Vec<Violation>> {
+/// Checks `plan` against `state`, holding it to the rules every plan keeps
+/// and to `claims`: every client of the state appears and no other; every
+/// task exactly one active while any client exists; no client holds two
+/// replicas of one task; standbys and warm-ups only of stateful tasks; every
+/// task of `followup_when_caught_up` has a warm-up; and, where `claims` asks
+/// for them, `min(num_standby_replicas, clients − 1)` standbys per stateful
+/// task (warm-ups standing in for standbys with `warmups_stand_in`), at most
+/// `max_warmup_replicas` warm-ups, and actives within the resources clients
+/// state.
+///
+/// The claims are given, never looked up by the strategy name the plan
+/// carries: pass the producing strategy's
+/// [`info().claims`](crate::Assignor::info), or [`Claims::NONE`] for the
+/// rules every plan keeps.
+///
+/// # Errors
+/// Every violation found, in the order of the checks above.
+///
+/// # Examples
+/// ```
+/// use smoothscale::{assignor, validate, AssignmentConfig, Claims, Client, ClusterState, Task, TaskId};
+///
+/// let tasks = vec![Task::stateful(TaskId::new(0, 0), 100)];
+/// let clients = vec![Client::new("a", 1), Client::new("b", 1)];
+/// let config = AssignmentConfig { num_standby_replicas: 1, ..AssignmentConfig::default() };
+/// let state = ClusterState::new(config, tasks, clients).unwrap();
+/// let kip441 = assignor::by_name("kip441").unwrap();
+/// let mut plan = kip441.assign(&state).unwrap();
+/// assert_eq!(validate(&state, &plan, kip441.info().claims), Ok(()));
+///
+/// // Drop the standby: the baseline rules still hold, kip441's claims do not.
+/// plan.clients.values_mut().for_each(|c| c.standby.clear());
+/// assert_eq!(validate(&state, &plan, Claims::NONE), Ok(()));
+/// assert!(validate(&state, &plan, kip441.info().claims).is_err());
+/// ```
+pub fn validate(state: &ClusterState, plan: &Plan, claims: Claims) -> Result<(), Vec<Violation>> {
     let mut found = Vec::new();
     check_clients(state, plan, &mut found);
     let mut actives: BTreeMap<TaskId, Vec<ClientId>> = BTreeMap::new();
@@ -289,6 +303,73 @@ fn check_standby_count(
                 expected,
                 actual,
             });
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::assignor::{self, Assignor};
+    use crate::model::{AssignmentConfig, Client, Task};
+
+    /// Two stateful tasks on three clients with one standby each.
+    fn state() -> ClusterState {
+        let tasks = (0..2)
+            .map(|p| Task::stateful(TaskId::new(0, p), 100))
+            .collect();
+        let clients = ["a", "b", "c"].map(|id| Client::new(id, 1)).to_vec();
+        let config = AssignmentConfig {
+            num_standby_replicas: 1,
+            ..AssignmentConfig::default()
+        };
+        ClusterState::new(config, tasks, clients).expect("valid state")
+    }
+
+    /// A plan whose strategy name is misspelt (or unregistered) is held to
+    /// the claims it is given, not to none: renaming the plan changes
+    /// nothing, so a typo cannot weaken validation.
+    #[test]
+    fn a_misspelt_strategy_name_does_not_weaken_validation() {
+        let state = state();
+        let kip441 = &assignor::kip441::Kip441;
+        let mut plan = kip441.assign(&state).expect("plan");
+        plan.clients.values_mut().for_each(|c| c.standby.clear());
+        let claims = kip441.info().claims;
+        let expected = validate(&state, &plan, claims).unwrap_err();
+        assert!(
+            expected
+                .iter()
+                .all(|v| matches!(v, Violation::StandbyCount { actual: 0, .. })),
+            "{expected:?}"
+        );
+        assert_eq!(expected.len(), 2);
+        for name in ["kip44l", "KIP441", "", "no-such-strategy"] {
+            plan.strategy = name.to_string();
+            assert_eq!(
+                validate(&state, &plan, claims),
+                Err(expected.clone()),
+                "{name}"
+            );
+        }
+        // The baseline rules alone accept it, whatever the name says.
+        plan.strategy = "kip441".to_string();
+        assert_eq!(validate(&state, &plan, Claims::NONE), Ok(()));
+    }
+
+    /// Every registered strategy's plan passes with its own claims.
+    #[test]
+    fn every_strategy_keeps_its_claims() {
+        let state = state();
+        for a in assignor::all() {
+            let plan = a.assign(&state).expect("plan");
+            assert_eq!(plan.strategy, a.info().name);
+            assert_eq!(
+                validate(&state, &plan, a.info().claims),
+                Ok(()),
+                "{}",
+                a.info().name
+            );
         }
     }
 }

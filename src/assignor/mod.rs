@@ -6,8 +6,9 @@ pub mod kip441;
 pub mod learner;
 mod load;
 pub mod optimal;
-pub mod rack;
+pub(crate) mod rack;
 pub mod samza;
+pub mod share;
 pub mod sticky;
 
 use crate::model::{ClusterState, Plan};
@@ -48,27 +49,60 @@ pub struct Claims {
     pub warmups_stand_in: bool,
 }
 
+impl Claims {
+    /// No claim beyond the rules every plan keeps: what [`crate::validate()`]
+    /// checks of a plan whose strategy promises nothing more.
+    pub const NONE: Claims = Claims {
+        standby_count: false,
+        warmup_budget: false,
+        resource_capacity: false,
+        warmups_stand_in: false,
+    };
+}
+
+/// How a graceful leave (a client asking to leave the group) behaves under
+/// a strategy, as the simulator plays it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum LeaveBehaviour {
+    /// The client leaves at once; its tasks are reassigned at the next
+    /// rebalance (Kafka Streams today).
+    #[default]
+    Immediate,
+    /// The leaver's tasks are handed over first: the client stays in the
+    /// group, marked [`leaving`](crate::model::Client::leaving), until
+    /// learners elsewhere are ready or `scale_down_timeout` has passed
+    /// (KIP-441's first design).
+    HandsOver,
+}
+
+/// What a strategy is, in one static record: how it is selected, what it
+/// does, what it promises and how a graceful leave behaves under it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StrategyInfo {
+    /// The name the strategy is selected by (`kip441`); the name its plans carry.
+    pub name: &'static str,
+    /// One line saying what the strategy is.
+    pub description: &'static str,
+    /// The rules of [`crate::validate()`] the strategy promises to keep.
+    pub claims: Claims,
+    /// How a graceful leave behaves.
+    pub leave: LeaveBehaviour,
+}
+
 /// A task-assignment strategy: data in, plan out.
 ///
 /// Implementations are pure and deterministic: the same state gives the same
 /// plan, with no clock, I/O or unseeded randomness.
 pub trait Assignor: Sync {
-    /// The name the strategy is selected by (`kip441`).
-    fn name(&self) -> &'static str;
-    /// One line saying what the strategy is.
-    fn description(&self) -> &'static str;
-    /// The rules the strategy promises to keep.
-    fn claims(&self) -> Claims;
+    /// What the strategy is: name, description, claims, leave behaviour.
+    fn info(&self) -> &'static StrategyInfo;
     /// Assigns every task of `state` to its clients.
+    ///
+    /// # Errors
+    /// [`AssignError::Infeasible`] when the strategy cannot serve `state`
+    /// (for instance resource demands that fit on no client);
+    /// [`AssignError::Internal`] on a broken internal invariant (a bug).
     fn assign(&self, state: &ClusterState) -> Result<Plan, AssignError>;
-    /// Whether a graceful leave hands the leaver's tasks over first: the
-    /// simulator keeps the client in the group, marked
-    /// [`leaving`](crate::model::Client::leaving), until learners elsewhere
-    /// are ready or `scale_down_timeout` has passed (KIP-441's first
-    /// design). `false` (the default): a graceful leave is immediate.
-    fn hands_over_on_leave(&self) -> bool {
-        false
-    }
 }
 
 static ALL: &[&dyn Assignor] = &[
@@ -90,12 +124,12 @@ pub fn all() -> &'static [&'static dyn Assignor] {
 
 /// The strategy registered under `name`.
 pub fn by_name(name: &str) -> Option<&'static dyn Assignor> {
-    ALL.iter().copied().find(|a| a.name() == name)
+    ALL.iter().copied().find(|a| a.info().name == name)
 }
 
 /// The registered names, in registry order.
 pub fn names() -> Vec<&'static str> {
-    ALL.iter().map(|a| a.name()).collect()
+    ALL.iter().map(|a| a.info().name).collect()
 }
 
 /// The KIP-925 diagnostic of a strategy that runs the rack optimisation

@@ -38,11 +38,11 @@ pub(crate) fn run(args: &AssignArgs) -> Result<(), Failure> {
         AssignError::Infeasible(_) => Failure::BadInput(e.to_string()),
         AssignError::Internal { .. } => Failure::Violation(e.to_string()),
     })?;
-    if let Err(violations) = validate(&state, &plan) {
+    if let Err(violations) = validate(&state, &plan, strategy.info().claims) {
         let list: Vec<String> = violations.iter().map(ToString::to_string).collect();
         return Err(Failure::Violation(format!(
             "strategy {} broke an invariant: {}",
-            strategy.name(),
+            strategy.info().name,
             list.join("; ")
         )));
     }

@@ -5,8 +5,12 @@
 
 mod assign;
 mod generate;
+mod outputs;
+mod plot;
+mod progress;
 mod simulate;
 mod sweep;
+mod table;
 
 use clap::{Parser, Subcommand};
 use smoothscale::model::one_line;
@@ -148,8 +152,8 @@ fn argument_error_line(e: &clap::Error) -> String {
 
 fn strategies_table() -> String {
     let all = smoothscale::assignor::all();
-    let width = all.iter().map(|a| a.name().len()).max().unwrap_or(0);
+    let width = all.iter().map(|a| a.info().name.len()).max().unwrap_or(0);
     all.iter()
-        .map(|a| format!("{:width$}  {}\n", a.name(), a.description()))
+        .map(|a| format!("{:width$}  {}\n", a.info().name, a.info().description))
         .collect()
 }

@@ -3,8 +3,8 @@
 //! strategies, the replay command, writing the output directory.
 //!
 //! Nothing is written before every run has succeeded: outputs are rendered in
-//! memory, written to hidden temporary files in DIR and renamed into place, so
-//! a failed run (exit 1 or 2) leaves DIR as it was.
+//! memory, then written all or nothing (`outputs::write_outputs`), so a
+//! failed run (exit 1 or 2) or a failed write leaves DIR as it was.
 
 use std::path::{Path, PathBuf};
 
@@ -12,14 +12,17 @@ use clap::Args;
 use rayon::prelude::*;
 
 use smoothscale::assignor::{self, Assignor};
-use smoothscale::sim::{self, plot, report, Scenario, SimError};
+use smoothscale::sim::{self, Scenario, SimError, SimProblem};
 
-use super::Failure;
+use super::outputs::{self, RunInfo};
+use super::{plot, table, Failure};
+
+pub(crate) use super::outputs::write_outputs;
 
 /// Arguments of `simulate`.
 #[derive(Args)]
 pub(crate) struct SimulateArgs {
-    /// The scenario file (TOML; see DESIGN §5 and `simulations/`).
+    /// The scenario file (TOML; see docs/simulator.md and `simulations/`).
     scenario: PathBuf,
     /// A strategy to run instead of the scenario's list; repeat for several.
     #[arg(long = "strategy", value_name = "NAME")]
@@ -48,22 +51,22 @@ pub(crate) fn run(args: &SimulateArgs) -> Result<(), Failure> {
         .collect::<Result<Vec<_>, _>>()
         .map_err(|e| violation(&e, &args.scenario))?;
 
-    let info = report::RunInfo {
+    let info = RunInfo {
         scenario: scenario.name.clone(),
         scenario_hash: sim::scenario_hash(&text),
         seed,
         standbys_asked: scenario.config.num_standby_replicas > 0,
     };
     let mut files = vec![
-        ("summary.json", report::summary_json(&info, &results)),
-        ("timeseries.csv", report::timeseries_csv(&results)),
+        ("summary.json", outputs::summary_json(&info, &results)),
+        ("timeseries.csv", outputs::timeseries_csv(&results)),
     ];
     let plots =
         plot::plots(&scenario.name, &results).map_err(|e| Failure::Output(e.to_string()))?;
     files.extend(plots.into_iter().map(|p| (p.file_name, p.svg)));
     write_outputs(&out, &files)?;
     eprintln!("wrote {} files to {}", files.len(), out.display());
-    super::emit(&report::comparison_table(&info, &results))
+    super::emit(&table::comparison_table(&info, &results))
 }
 
 /// Reads and checks the scenario file; returns it with its text (for the hash).
@@ -97,7 +100,7 @@ pub(crate) fn choose_strategies(
             .collect::<Result<_, _>>()?
     };
     for (i, a) in chosen.iter().enumerate() {
-        if chosen[..i].iter().any(|b| b.name() == a.name()) {
+        if chosen[..i].iter().any(|b| b.info().name == a.info().name) {
             let place = if names.is_empty() {
                 format!("strategies[{i}]")
             } else {
@@ -105,7 +108,7 @@ pub(crate) fn choose_strategies(
             };
             return Err(Failure::BadInput(format!(
                 "{place} names {:?} twice",
-                a.name()
+                a.info().name
             )));
         }
     }
@@ -137,8 +140,13 @@ pub(crate) fn out_dir(out: Option<&Path>, scenario: &Scenario) -> PathBuf {
     Path::new("out").join(name)
 }
 
-/// A broken invariant: exit 1 with the seed and the command that replays it.
+/// A run that stopped: a quantity that overflowed is bad input (exit 2,
+/// naming it); a broken invariant exits 1 with the seed and the command that
+/// replays it.
 pub(crate) fn violation(e: &SimError, scenario: &Path) -> Failure {
+    if let SimProblem::Overflow(_) = e.problem {
+        return Failure::BadInput(format!("{}: {e}", scenario.display()));
+    }
     Failure::Violation(format!(
         "{e}; replay with: smoothscale simulate {} --strategy {} --seed {}",
         shell_word(&scenario.display().to_string()),
@@ -160,37 +168,6 @@ fn shell_word(word: &str) -> String {
     }
 }
 
-/// Writes `files` into `dir` (created if needed): every file first to a
-/// hidden temporary name, then all renamed into place, so readers never see
-/// a half-written file.
-pub(crate) fn write_outputs(dir: &Path, files: &[(&str, String)]) -> Result<(), Failure> {
-    let fail = |what: &Path, e: std::io::Error| {
-        Failure::Output(format!("cannot write {}: {e}", what.display()))
-    };
-    std::fs::create_dir_all(dir).map_err(|e| fail(dir, e))?;
-    let mut written: Vec<(PathBuf, PathBuf)> = Vec::new();
-    for (name, contents) in files {
-        let temp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
-        if let Err(e) = std::fs::write(&temp, contents) {
-            let _ = std::fs::remove_file(&temp);
-            for (t, _) in &written {
-                let _ = std::fs::remove_file(t);
-            }
-            return Err(fail(&dir.join(name), e));
-        }
-        written.push((temp, dir.join(name)));
-    }
-    for (i, (temp, path)) in written.iter().enumerate() {
-        if let Err(e) = std::fs::rename(temp, path) {
-            for (t, _) in &written[i..] {
-                let _ = std::fs::remove_file(t);
-            }
-            return Err(fail(path, e));
-        }
-    }
-    Ok(())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -199,9 +176,9 @@ mod tests {
     fn a_violation_names_the_seed_and_the_replay_command() {
         let e = SimError {
             strategy: "kip441".to_string(),
-            at_ms: 1_500,
+            at_ms: sim::SimTime::new(1_500),
             seed: 42,
-            violations: vec!["task 0_1 has no active".to_string()],
+            problem: SimProblem::Violations(vec!["task 0_1 has no active".to_string()]),
         };
         let Failure::Violation(message) = violation(&e, Path::new("sims/my run.toml")) else {
             panic!("a violation exits 1");
@@ -229,19 +206,20 @@ mod tests {
     }
 
     #[test]
-    fn outputs_are_written_whole_and_leave_no_temporary_files() {
-        let dir = std::env::temp_dir().join(format!("smoothscale-write-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        let files = [("a.txt", "one".to_string()), ("b.txt", "two".to_string())];
-        assert!(write_outputs(&dir, &files).is_ok());
-        let mut names: Vec<String> = std::fs::read_dir(&dir)
-            .unwrap()
-            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-            .collect();
-        names.sort();
-        assert_eq!(names, ["a.txt", "b.txt"]);
-        assert_eq!(std::fs::read_to_string(dir.join("b.txt")).unwrap(), "two");
-        let _ = std::fs::remove_dir_all(&dir);
+    fn an_overflow_is_bad_input_naming_the_quantity() {
+        let e = SimError {
+            strategy: "kip441".to_string(),
+            at_ms: sim::SimTime::new(0),
+            seed: 1,
+            problem: SimProblem::Overflow(sim::Overflow::of("subtopologies[0].state_records")),
+        };
+        let Failure::BadInput(message) = violation(&e, Path::new("big.toml")) else {
+            panic!("an overflow exits 2");
+        };
+        assert!(
+            message.starts_with("big.toml: subtopologies[0].state_records does not fit"),
+            "{message}"
+        );
     }
 
     #[test]

@@ -1,8 +1,9 @@
 //! `smoothscale sweep SCENARIO --seeds A..B [--strategy NAME]... [--out DIR]`:
 //! every seed from A (included) to B (excluded) × every strategy, in parallel;
 //! prints count, mean, p50, p95 and max per metric and strategy and writes
-//! them to `DIR/sweep.json` (see `smoothscale::sim::sweep`). A progress bar
-//! shows on standard error when it is a terminal.
+//! them to `DIR/sweep.json` (the runs and statistics are
+//! `smoothscale::sim::sweep`'s). A progress bar shows on standard error when
+//! it is a terminal.
 
 use std::path::PathBuf;
 
@@ -10,13 +11,15 @@ use clap::Args;
 
 use smoothscale::sim::{self, sweep};
 
+use super::outputs::{self, SweepInfo};
+use super::progress::progress_bar;
 use super::simulate::{choose_strategies, out_dir, read_scenario, violation, write_outputs};
-use super::Failure;
+use super::{table, Failure};
 
 /// Arguments of `sweep`.
 #[derive(Args)]
 pub(crate) struct SweepArgs {
-    /// The scenario file (TOML; see DESIGN §5 and `simulations/`).
+    /// The scenario file (TOML; see docs/simulator.md and `simulations/`).
     scenario: PathBuf,
     /// The seeds: A..B runs A, A+1, …, B-1.
     #[arg(long, value_name = "A..B")]
@@ -37,18 +40,18 @@ pub(crate) fn run(args: &SweepArgs) -> Result<(), Failure> {
     let strategies = choose_strategies(&scenario, &args.strategies)?;
     let out = out_dir(args.out.as_deref(), &scenario);
 
-    let bar = sweep::progress_bar(seeds.len().saturating_mul(strategies.len() as u64));
+    let bar = progress_bar(seeds.len().saturating_mul(strategies.len() as u64));
     let figures = sweep::run_seeds(&scenario, &strategies, seeds, &|| bar.inc(1));
     bar.finish_and_clear();
     let figures = figures.map_err(|e| violation(&e, &args.scenario))?;
 
-    let info = sweep::SweepInfo {
+    let info = SweepInfo {
         scenario: scenario.name.clone(),
         scenario_hash: sim::scenario_hash(&text),
         seeds,
     };
     let stats = sweep::aggregate(&figures);
-    write_outputs(&out, &[("sweep.json", sweep::sweep_json(&info, &stats))])?;
+    write_outputs(&out, &[("sweep.json", outputs::sweep_json(&info, &stats))])?;
     eprintln!("wrote sweep.json to {}", out.display());
-    super::emit(&sweep::sweep_table(&info, &stats))
+    super::emit(&table::sweep_table(&info, &stats))
 }

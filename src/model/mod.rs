@@ -20,6 +20,7 @@ pub use error::{one_line, quote, InputError, ECHO_MAX_CHARS};
 pub use ids::{ClientId, ParseTaskIdError, TaskId};
 pub use lag::{Lag, ACCEPT_ANY_LAG};
 pub use plan::{ClientPlan, Plan};
+#[cfg(feature = "serde")]
 pub(crate) use state::key_path;
 pub use state::ClusterState;
 pub use task::Task;

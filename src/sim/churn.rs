@@ -8,6 +8,7 @@
 use rand::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+use super::units::SimTime;
 use super::{ChurnKind, ChurnSpec};
 
 /// One drawn churn event; its target is chosen when it happens, from
@@ -15,7 +16,7 @@ use super::{ChurnKind, ChurnSpec};
 /// since membership does not depend on the strategy).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct ChurnEvent {
-    pub at_ms: u64,
+    pub at_ms: SimTime,
     pub kind: ChurnKind,
     pub pick: u64,
     pub lose_state: bool,
@@ -32,7 +33,11 @@ pub(crate) fn schedule(spec: &ChurnSpec, seed: u64) -> Vec<ChurnEvent> {
     }
     let mut events: Vec<ChurnEvent> = (0..count)
         .map(|_| {
-            let at_ms = spec.from_ms + rng.next_u64() % (span + 1);
+            // `span + 1` may be 2^64: the offset is taken in 128 bits, and
+            // `from_ms + offset` is at most `until_ms`.
+            let offset =
+                u64::try_from(u128::from(rng.next_u64()) % (u128::from(span) + 1)).unwrap_or(span);
+            let at_ms = SimTime::new(spec.from_ms.saturating_add(offset));
             let kind = spec.kinds[(rng.next_u64() % spec.kinds.len() as u64) as usize];
             let pick = rng.next_u64();
             let coin = (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64;
@@ -69,6 +74,6 @@ mod tests {
         let s = schedule(&spec(), 7);
         assert_eq!(s.len(), 12);
         assert!(s.windows(2).all(|w| w[0].at_ms <= w[1].at_ms));
-        assert!(s.iter().all(|e| e.at_ms <= 6 * 3_600_000));
+        assert!(s.iter().all(|e| e.at_ms.get() <= 6 * 3_600_000));
     }
 }

@@ -16,26 +16,71 @@
 //! instant, counted apart (`caught_up_rebalances`). A listed warm-up already
 //! caught up when its plan is applied triggers nothing (the plan was made
 //! knowing it). Under a strategy that [hands over on
-//! leave](crate::assignor::Assignor::hands_over_on_leave), a graceful leave
+//! leave](crate::assignor::LeaveBehaviour::HandsOver), a graceful leave
 //! of a scale-in marks the client `leaving` (a membership rebalance) instead
 //! of removing it; it leaves (another membership rebalance) as soon as each
 //! of its actives has a caught-up warm-up on another member (at once when it
 //! runs none), or `scale_down_timeout` after it asked, whichever is first.
 //! A leaving client that crashes stops leaving; a bounce is not a leave.
 //! The scale-in is the event convergence is timed from, not the final leave.
+//!
+//! # Units and overflow
+//!
+//! The scenario's plain numbers are converted into the simulator's units
+//! (`units`) once, at the entry ([`Settings`]); from there every sum and
+//! product is checked. A happening due past the end of the clock
+//! (`u64::MAX` ms: a restart `duration` or a bounce `interval` of
+//! 10^8 days) comes after the end of every run, so it is not scheduled,
+//! which is what the scenario means. Any other overflow stops the run with
+//! a [`SimError`] naming the quantity ([`SimProblem::Overflow`]).
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::assignor::{AssignError, Assignor};
+use crate::assignor::{AssignError, Assignor, LeaveBehaviour};
 use crate::metrics;
 use crate::validate::validate;
 
 use super::churn::{self, ChurnEvent};
 use super::physics;
+use super::units::{
+    accumulate, records_of, MilliRecords, Millis, Overflow, Rate, Records, SimTime,
+};
 use super::world::{ActiveState, Status, World};
 use super::{
     ChurnKind, EventKind, Outcome, Protocol, RunMetrics, RunResult, Sample, Scenario, SimError,
+    SimProblem,
 };
+
+/// The scenario's plain values the engine reads, in the simulator's units:
+/// converted once, at the engine's entry.
+struct Settings {
+    duration: SimTime,
+    sample_every: Millis,
+    step: Millis,
+    restore_rate: Rate,
+    session_timeout: Millis,
+    rebalance_pause: Millis,
+    state_cleanup_delay: Millis,
+    scale_down_timeout: Option<Millis>,
+    acceptable_lag: Records,
+}
+
+impl Settings {
+    fn of(scenario: &Scenario) -> Settings {
+        let cluster = &scenario.cluster;
+        Settings {
+            duration: SimTime::new(scenario.duration_ms),
+            sample_every: Millis::new(scenario.sample_every_ms),
+            step: Millis::new(scenario.step_ms),
+            restore_rate: Rate::new(cluster.restore_rate),
+            session_timeout: Millis::new(cluster.session_timeout_ms),
+            rebalance_pause: Millis::new(cluster.rebalance_pause_ms),
+            state_cleanup_delay: Millis::new(cluster.state_cleanup_delay_ms),
+            scale_down_timeout: cluster.scale_down_timeout_ms.map(Millis::new),
+            acceptable_lag: Records::new(scenario.config.acceptable_recovery_lag),
+        }
+    }
+}
 
 /// Something that happens at a time.
 #[derive(Debug, Clone)]
@@ -54,7 +99,7 @@ enum Happening {
     Restart(usize),
     /// A leaving client's `scale_down_timeout` is over; the time it asked
     /// to leave tells a stale timeout from the current one.
-    LeaveTimeout(usize, u64),
+    LeaveTimeout(usize, SimTime),
 }
 
 /// Why a rebalance happens.
@@ -69,21 +114,22 @@ struct Run<'a> {
     scenario: &'a Scenario,
     assignor: &'a dyn Assignor,
     seed: u64,
+    settings: Settings,
     world: World,
-    now: u64,
+    now: SimTime,
     /// Due happenings by (time, rank, insertion order): restarts after a rack
     /// outage rank before everything else due at the same time, as the
     /// scenario reader's membership check assumes.
-    queue: BTreeMap<(u64, u8, u64), Happening>,
+    queue: BTreeMap<(SimTime, u8, u64), Happening>,
     seq: u64,
-    probe_at: Option<u64>,
+    probe_at: Option<SimTime>,
     /// Learners (client, task) whose catching up triggers a rebalance.
     watch: BTreeSet<(usize, usize)>,
     metrics: RunMetrics,
     samples: Vec<Sample>,
     imbalance_milli: u64,
-    settled_since: Option<u64>,
-    last_event_ms: u64,
+    settled_since: Option<SimTime>,
+    last_event_ms: SimTime,
     restored_milli: u128,
     restored_active_milli: u128,
     cross_rack_milli: u128,
@@ -97,13 +143,22 @@ struct Run<'a> {
 /// warmed: every replica caught up and every active running. That first
 /// rebalance is not counted. A plan that breaks `validate` stops the run with
 /// a [`SimError`]; an infeasible input stops it with [`Outcome::Infeasible`].
+/// A quantity that overflows its unit stops it with a [`SimError`] too
+/// ([`SimProblem::Overflow`], module doc).
 pub fn run(scenario: &Scenario, assignor: &dyn Assignor, seed: u64) -> Result<RunResult, SimError> {
+    let world = World::new(scenario).map_err(|o| SimError {
+        strategy: assignor.info().name.to_string(),
+        at_ms: SimTime::ZERO,
+        seed,
+        problem: SimProblem::Overflow(o),
+    })?;
     let mut run = Run {
         scenario,
         assignor,
         seed,
-        world: World::new(scenario),
-        now: 0,
+        settings: Settings::of(scenario),
+        world,
+        now: SimTime::ZERO,
         queue: BTreeMap::new(),
         seq: 0,
         probe_at: None,
@@ -112,14 +167,14 @@ pub fn run(scenario: &Scenario, assignor: &dyn Assignor, seed: u64) -> Result<Ru
         samples: Vec::new(),
         imbalance_milli: 0,
         settled_since: None,
-        last_event_ms: 0,
+        last_event_ms: SimTime::ZERO,
         restored_milli: 0,
         restored_active_milli: 0,
         cross_rack_milli: 0,
         cross_rack_actives: 0,
     };
     for (i, e) in scenario.events.iter().enumerate() {
-        run.push(e.at_ms, Happening::Scripted(i));
+        run.push(SimTime::new(e.at_ms), Happening::Scripted(i));
     }
     if let Some(spec) = &scenario.churn {
         for e in churn::schedule(spec, seed) {
@@ -127,11 +182,11 @@ pub fn run(scenario: &Scenario, assignor: &dyn Assignor, seed: u64) -> Result<Ru
         }
     }
     let outcome = run.go()?;
-    Ok(run.finish(outcome))
+    run.finish(outcome)
 }
 
 impl Run<'_> {
-    fn push(&mut self, at: u64, what: Happening) {
+    fn push(&mut self, at: SimTime, what: Happening) {
         let rank = u8::from(!matches!(what, Happening::Restart(_)));
         self.queue.insert((at, rank, self.seq), what);
         self.seq += 1;
@@ -141,9 +196,10 @@ impl Run<'_> {
         if let Err(outcome) = self.start()? {
             return Ok(outcome);
         }
-        let duration = self.scenario.duration_ms;
-        let sample_every = self.scenario.sample_every_ms;
-        let mut next_sample = 0;
+        let duration = self.settings.duration;
+        let sample_every = self.settings.sample_every;
+        // `None`: past the end of the clock.
+        let mut next_sample = Some(SimTime::ZERO);
         loop {
             self.end_pauses();
             let trigger = self.happenings();
@@ -153,15 +209,15 @@ impl Run<'_> {
                 }
             }
             self.cleanup_stores();
-            if self.now == next_sample {
-                self.sample();
-                next_sample += sample_every;
+            if next_sample == Some(self.now) {
+                self.sample().map_err(|o| self.overflow(o))?;
+                next_sample = self.now.checked_after(sample_every);
             }
             if self.now >= duration {
                 return Ok(Outcome::Completed);
             }
-            let end = self.chunk_end(next_sample.min(duration));
-            self.physics(end);
+            let end = self.chunk_end(next_sample.map_or(duration, |at| at.min(duration)));
+            self.physics(end).map_err(|o| self.overflow(o))?;
             self.now = end;
         }
     }
@@ -185,16 +241,19 @@ impl Run<'_> {
                 }
             }
             if self.world.tasks[t].owner.is_some() {
-                self.world.set_state(t, ActiveState::Running, 0);
+                self.world.set_state(t, ActiveState::Running, SimTime::ZERO);
             }
         }
-        self.world.max_outage_ms = 0;
+        self.world.max_outage_ms = Millis::ZERO;
         Ok(Ok(()))
     }
 
     /// The end of the chunk starting now.
-    fn chunk_end(&self, next_sample: u64) -> u64 {
-        let mut end = next_sample.min(self.now + self.scenario.step_ms);
+    fn chunk_end(&self, next_sample: SimTime) -> SimTime {
+        let mut end = match self.now.checked_after(self.settings.step) {
+            Some(step_end) => next_sample.min(step_end),
+            None => next_sample,
+        };
         if let Some((&(at, _, _), _)) = self.queue.first_key_value() {
             end = end.min(at);
         }
@@ -202,11 +261,11 @@ impl Run<'_> {
             end = end.min(at);
         }
         for task in &self.world.tasks {
-            if let ActiveState::Paused(until) = task.state {
+            if let ActiveState::Paused(Some(until)) = task.state {
                 end = end.min(until);
             }
         }
-        end.max(self.now + 1)
+        end.max(self.now.next())
     }
 
     fn end_pauses(&mut self) {
@@ -248,7 +307,7 @@ impl Run<'_> {
     /// Whether every active of leaving client `c` has a caught-up warm-up on
     /// another member (stateless ones need none).
     fn handed_over(&self, c: usize) -> bool {
-        let acceptable = self.scenario.config.acceptable_recovery_lag;
+        let acceptable = self.settings.acceptable_lag;
         self.world.clients[c].actives.iter().all(|&t| {
             !self.world.tasks[t].stateful
                 || self
@@ -264,7 +323,7 @@ impl Run<'_> {
         if self.watch.is_empty() {
             return false;
         }
-        let acceptable = self.scenario.config.acceptable_recovery_lag;
+        let acceptable = self.settings.acceptable_lag;
         let ready: Vec<(usize, usize)> = self
             .watch
             .iter()
@@ -347,10 +406,20 @@ impl Run<'_> {
                 interval_ms,
                 downtime_ms,
             } => {
+                let (interval, downtime) = (Millis::new(*interval_ms), Millis::new(*downtime_ms));
                 for (k, c) in self.world.members().into_iter().enumerate() {
-                    let at = now + k as u64 * interval_ms;
+                    // Past the end of the clock: this bounce and the later
+                    // ones never come (module doc).
+                    let Some(at) = interval
+                        .checked_times(k as u64)
+                        .and_then(|wait| now.checked_after(wait))
+                    else {
+                        break;
+                    };
                     self.push(at, Happening::Leave(c));
-                    self.push(at + downtime_ms, Happening::Rejoin(c));
+                    if let Some(back) = at.checked_after(downtime) {
+                        self.push(back, Happening::Rejoin(c));
+                    }
                 }
                 false
             }
@@ -363,8 +432,9 @@ impl Run<'_> {
                 for c in self.world.members() {
                     if self.world.clients[c].rack.as_deref() == Some(rack.as_str()) {
                         changed |= self.crash(c, *lose_state);
-                        if let Some(d) = duration_ms {
-                            self.push(now + d, Happening::Restart(c));
+                        let back = duration_ms.and_then(|d| now.checked_after(Millis::new(d)));
+                        if let Some(back) = back {
+                            self.push(back, Happening::Restart(c));
                         }
                     }
                 }
@@ -380,7 +450,7 @@ impl Run<'_> {
                         && task.id.subtopology == *subtopology
                         && partition.is_none_or(|p| p == task.id.partition)
                     {
-                        task.write_rate = *write_rate;
+                        task.write_rate = Rate::new(*write_rate);
                     }
                 }
                 false
@@ -432,12 +502,13 @@ impl Run<'_> {
     /// Member `c` is scaled in: it leaves at once, or, under a strategy that
     /// hands over on leave, it asks to leave and waits (module doc).
     fn scale_in(&mut self, c: usize) -> bool {
-        if !self.assignor.hands_over_on_leave() {
+        if self.assignor.info().leave == LeaveBehaviour::Immediate {
             return self.leave(c, Status::Gone);
         }
         self.world.clients[c].leaving_since = Some(self.now);
-        if let Some(timeout) = self.scenario.cluster.scale_down_timeout_ms {
-            self.push(self.now + timeout, Happening::LeaveTimeout(c, self.now));
+        let timeout = self.settings.scale_down_timeout;
+        if let Some(at) = timeout.and_then(|t| self.now.checked_after(t)) {
+            self.push(at, Happening::LeaveTimeout(c, self.now));
         }
         true
     }
@@ -457,8 +528,9 @@ impl Run<'_> {
             self.world.set_state(t, ActiveState::Down, self.now);
         }
         self.settled_since = None;
-        let at = self.now + self.scenario.cluster.session_timeout_ms;
-        self.push(at, Happening::Notice(c));
+        if let Some(at) = self.now.checked_after(self.settings.session_timeout) {
+            self.push(at, Happening::Notice(c));
+        }
         false
     }
 
@@ -514,22 +586,27 @@ impl Run<'_> {
             }
             Err(e) => return Err(self.error(vec![e.to_string()])),
         };
-        if let Err(violations) = validate(&state, &plan) {
+        if let Err(violations) = validate(&state, &plan, self.assignor.info().claims) {
             return Err(self.error(violations.iter().map(ToString::to_string).collect()));
         }
         self.cross_rack_actives = metrics::cross_rack_actives(&state, &plan);
         if let Some(excess) = metrics::distance_to_optimal(&state, &plan) {
-            self.metrics.restore_over_optimal_records += excess;
+            self.metrics.restore_over_optimal_records = self
+                .metrics
+                .restore_over_optimal_records
+                .plus(Records::new(excess), "restore_over_optimal.records")
+                .map_err(|o| self.overflow(o))?;
             self.metrics.rebalances_within_optimal_shares += 1;
         }
-        let cluster = &self.scenario.cluster;
-        let eager = cluster.protocol == Protocol::Eager;
+        let eager = self.scenario.cluster.protocol == Protocol::Eager;
         let (active_moves, replica_moves) =
             self.world
-                .apply(&plan, self.now, cluster.rebalance_pause_ms, eager);
+                .apply(&plan, self.now, self.settings.rebalance_pause, eager);
         self.metrics.active_moves += active_moves;
         self.metrics.standby_moves += replica_moves;
-        self.probe_at = plan.followup_rebalance_ms.map(|d| self.now + d);
+        self.probe_at = plan
+            .followup_rebalance_ms
+            .and_then(|d| self.now.checked_after(Millis::new(d)));
         self.watch_learners(&plan);
         self.imbalance_milli = self.imbalance();
         let settled = !plan.wants_followup() && self.imbalance_milli <= 1000;
@@ -544,7 +621,7 @@ impl Run<'_> {
     /// Watches the warm-ups of the plan's `followup_when_caught_up` tasks
     /// that are not caught up yet.
     fn watch_learners(&mut self, plan: &crate::model::Plan) {
-        let acceptable = self.scenario.config.acceptable_recovery_lag;
+        let acceptable = self.settings.acceptable_lag;
         self.watch.clear();
         for t in 0..self.world.tasks.len() {
             if !plan
@@ -564,11 +641,19 @@ impl Run<'_> {
     }
 
     fn error(&self, violations: Vec<String>) -> SimError {
+        self.stop(SimProblem::Violations(violations))
+    }
+
+    fn overflow(&self, overflow: Overflow) -> SimError {
+        self.stop(SimProblem::Overflow(overflow))
+    }
+
+    fn stop(&self, problem: SimProblem) -> SimError {
         SimError {
-            strategy: self.assignor.name().to_string(),
+            strategy: self.assignor.info().name.to_string(),
             at_ms: self.now,
             seed: self.seed,
-            violations,
+            problem,
         }
     }
 
@@ -590,16 +675,18 @@ impl Run<'_> {
 
     /// Deletes stores released longer ago than the cleanup delay.
     fn cleanup_stores(&mut self) {
-        let delay = self.scenario.cluster.state_cleanup_delay_ms;
+        let delay = self.settings.state_cleanup_delay;
         let now = self.now;
         for client in &mut self.world.clients {
-            client
-                .stores
-                .retain(|_, s| s.released_at.is_none_or(|at| at + delay > now));
+            client.stores.retain(|_, s| {
+                s.released_at
+                    .is_none_or(|at| at.checked_after(delay).is_none_or(|gone| gone > now))
+            });
         }
     }
 
-    fn sample(&mut self) {
+    fn sample(&mut self) -> Result<(), Overflow> {
+        let restored_records = records_of(self.restored_milli, "restored_records.total")?;
         let tasks = &self.world.tasks;
         self.samples.push(Sample {
             t_ms: self.now,
@@ -612,40 +699,59 @@ impl Run<'_> {
                 .filter(|t| t.state == ActiveState::Restoring)
                 .count() as u64,
             imbalance_milli: self.imbalance_milli,
-            restored_records: (self.restored_milli / 1000) as u64,
+            restored_records,
         });
+        Ok(())
     }
 
     /// Restores, writes and accounting from now to `end`.
-    fn physics(&mut self, end: u64) {
-        let dt = end - self.now;
-        let mut running_from: Vec<Option<u64>> = self
+    fn physics(&mut self, end: SimTime) -> Result<(), Overflow> {
+        let dt = end.since(self.now);
+        let mut running_from: Vec<Option<Millis>> = self
             .world
             .tasks
             .iter()
-            .map(|t| (t.state == ActiveState::Running).then_some(0))
+            .map(|t| (t.state == ActiveState::Running).then_some(Millis::ZERO))
             .collect();
-        self.accumulate_coverage(dt);
+        self.accumulate_coverage(dt)?;
         for c in 0..self.world.clients.len() {
             if self.world.clients[c].status == Status::Member {
-                self.restore(c, dt, &mut running_from);
+                self.restore(c, dt, &mut running_from)?;
             }
         }
         for (t, from) in running_from.into_iter().enumerate() {
             let unavailable = from.unwrap_or(dt);
-            let task = &mut self.world.tasks[t];
-            if task.stateful {
-                self.metrics.unavailable_stateful_task_ms += unavailable;
+            let m = &mut self.metrics;
+            if self.world.tasks[t].stateful {
+                m.unavailable_stateful_task_ms = m
+                    .unavailable_stateful_task_ms
+                    .plus(unavailable, "unavailable_task_s.stateful")?;
             } else {
-                self.metrics.unavailable_stateless_task_ms += unavailable;
+                m.unavailable_stateless_task_ms = m
+                    .unavailable_stateless_task_ms
+                    .plus(unavailable, "unavailable_task_s.stateless")?;
             }
             if let Some(from) = from {
-                if from > 0 {
-                    self.world
-                        .set_state(t, ActiveState::Running, self.now + from);
+                if from > Millis::ZERO {
+                    // `from` is at most `dt`: the instant is at most `end`.
+                    let at = self.now.checked_after(from).unwrap_or(end);
+                    self.world.set_state(t, ActiveState::Running, at);
                 }
                 let task = &mut self.world.tasks[t];
-                task.end += task.write_rate * (dt - from);
+                let changelog = |id: crate::model::TaskId| {
+                    Overflow::of(format!(
+                        "the changelog of task {id} (subtopologies[{}].write_rate over time, in milli-records)",
+                        id.subtopology
+                    ))
+                };
+                let written = task
+                    .write_rate
+                    .checked_over(dt.saturating_minus(from))
+                    .ok_or_else(|| changelog(task.id))?;
+                task.end = task
+                    .end
+                    .checked_plus(written)
+                    .ok_or_else(|| changelog(task.id))?;
                 let end_offset = task.end;
                 let owner = task.owner.expect("a running task has an owner");
                 if let Some(store) = self.world.clients[owner].stores.get_mut(&t) {
@@ -653,15 +759,31 @@ impl Run<'_> {
                 }
             }
         }
-        self.metrics.imbalance_milli_ms += u128::from(self.imbalance_milli) * u128::from(dt);
-        self.metrics.cross_rack_active_task_ms +=
-            u128::from(self.cross_rack_actives) * u128::from(dt);
+        self.metrics.imbalance_milli_ms = accumulate(
+            self.metrics.imbalance_milli_ms,
+            self.imbalance_milli,
+            dt,
+            "imbalance.time_weighted",
+        )?;
+        self.metrics.cross_rack_active_task_ms = accumulate(
+            self.metrics.cross_rack_active_task_ms,
+            self.cross_rack_actives,
+            dt,
+            "cross_rack_actives",
+        )?;
+        Ok(())
     }
 
     /// One client's restore bandwidth over `dt`: its restoring actives first,
     /// then its standbys and warm-ups.
-    fn restore(&mut self, c: usize, dt: u64, running_from: &mut [Option<u64>]) {
-        let rate = self.scenario.cluster.restore_rate;
+    fn restore(
+        &mut self,
+        c: usize,
+        dt: Millis,
+        running_from: &mut [Option<Millis>],
+    ) -> Result<(), Overflow> {
+        let rate = self.settings.restore_rate;
+        let capacity = rate.over(dt, "cluster.restore_rate over one step, in milli-records")?;
         let client = &self.world.clients[c];
         let restoring: Vec<usize> = client
             .actives
@@ -671,52 +793,68 @@ impl Run<'_> {
             .collect();
         let replicas: Vec<usize> = client.replicas.iter().copied().collect();
         let need = |t: usize| {
-            let offset = client.stores.get(&t).map_or(0, |s| s.offset);
-            self.world.tasks[t].end.saturating_sub(offset)
+            let offset = client
+                .stores
+                .get(&t)
+                .map_or(MilliRecords::ZERO, |s| s.offset);
+            self.world.tasks[t].end.saturating_minus(offset)
         };
-        let active_needs: Vec<u64> = restoring.iter().map(|&t| need(t)).collect();
-        let replica_needs: Vec<u64> = replicas.iter().map(|&t| need(t)).collect();
-        let (active_shares, left) = physics::share(&active_needs, rate, rate.saturating_mul(dt));
+        let active_needs: Vec<MilliRecords> = restoring.iter().map(|&t| need(t)).collect();
+        let replica_needs: Vec<MilliRecords> = replicas.iter().map(|&t| need(t)).collect();
+        let (active_shares, left) = physics::share(&active_needs, rate, capacity);
         let (replica_shares, _) = physics::share(&replica_needs, rate, left);
         for (&t, share) in restoring.iter().zip(&active_shares) {
-            self.receive(c, t, share.received, true);
+            self.receive(c, t, share.received, true)?;
             if let Some(done) = share.done_at_ms {
                 running_from[t] = Some(done.min(dt));
             }
         }
         for (&t, share) in replicas.iter().zip(&replica_shares) {
-            self.receive(c, t, share.received, false);
+            self.receive(c, t, share.received, false)?;
         }
+        Ok(())
     }
 
-    fn receive(&mut self, c: usize, t: usize, milli: u64, active: bool) {
-        if milli == 0 {
-            return;
+    fn receive(
+        &mut self,
+        c: usize,
+        t: usize,
+        received: MilliRecords,
+        active: bool,
+    ) -> Result<(), Overflow> {
+        if received == MilliRecords::ZERO {
+            return Ok(());
         }
         if let Some(store) = self.world.clients[c].stores.get_mut(&t) {
-            store.offset += milli;
+            store.offset = store.offset.plus(received, "a store's offset")?;
         }
-        self.restored_milli += u128::from(milli);
+        let milli = u128::from(received.get());
+        let total =
+            |sum: u128, what: &str| sum.checked_add(milli).ok_or_else(|| Overflow::of(what));
+        self.restored_milli = total(self.restored_milli, "restored_records.total")?;
         if active {
-            self.restored_active_milli += u128::from(milli);
+            self.restored_active_milli =
+                total(self.restored_active_milli, "restored_records.active")?;
         }
         let task_rack = self.world.tasks[t].changelog_rack.as_deref();
         if task_rack.is_some() && self.world.clients[c].rack.as_deref() != task_rack {
-            self.cross_rack_milli += u128::from(milli);
+            self.cross_rack_milli = total(self.cross_rack_milli, "cross_rack_records")?;
         }
+        Ok(())
     }
 
     /// Adds, for `dt`, the stateful tasks whose caught-up standbys number at
     /// least `min(num_standby_replicas, members − 1)`.
-    fn accumulate_coverage(&mut self, dt: u64) {
+    fn accumulate_coverage(&mut self, dt: Millis) -> Result<(), Overflow> {
         let wanted = self.scenario.config.num_standby_replicas as usize;
         let members = self.world.members().len();
         let needed = wanted.min(members.saturating_sub(1));
+        // A threshold: past what milli-records hold, every lag is under it.
         let acceptable = self
-            .scenario
-            .config
-            .acceptable_recovery_lag
-            .saturating_mul(1000);
+            .settings
+            .acceptable_lag
+            .to_milli()
+            .unwrap_or(MilliRecords::MAX);
         let covered =
             self.world
                 .tasks
@@ -730,40 +868,56 @@ impl Run<'_> {
                             .filter(|&&c| self.world.clients[c].status == Status::Member)
                             .filter(|&&c| {
                                 self.world.clients[c].stores.get(t).is_some_and(|s| {
-                                    task.end.saturating_sub(s.offset) <= acceptable
+                                    task.end.saturating_minus(s.offset) <= acceptable
                                 })
                             })
                             .count();
                     caught_up >= needed
                 })
                 .count();
-        self.metrics.covered_task_ms += covered as u128 * u128::from(dt);
+        self.metrics.covered_task_ms = accumulate(
+            self.metrics.covered_task_ms,
+            covered as u64,
+            dt,
+            "standby_coverage",
+        )?;
+        Ok(())
     }
 
-    fn finish(mut self, outcome: Outcome) -> RunResult {
+    fn finish(mut self, outcome: Outcome) -> Result<RunResult, SimError> {
         let now = self.now;
         for t in 0..self.world.tasks.len() {
             if let Some(since) = self.world.tasks[t].outage_since {
-                self.world.max_outage_ms = self.world.max_outage_ms.max(now - since);
+                self.world.max_outage_ms = self.world.max_outage_ms.max(now.since(since));
             }
         }
+        let records = |milli: u128, what: &str| records_of(milli, what);
+        let totals = (|| {
+            Ok::<_, Overflow>((
+                records(self.restored_active_milli, "restored_records.active")?,
+                records(
+                    self.restored_milli - self.restored_active_milli,
+                    "restored_records.replica",
+                )?,
+                records(self.cross_rack_milli, "cross_rack_records")?,
+            ))
+        })();
+        let (active, replica, cross_rack) = totals.map_err(|o| self.overflow(o))?;
         let m = &mut self.metrics;
         m.max_outage_ms = self.world.max_outage_ms;
-        m.restored_active_records = (self.restored_active_milli / 1000) as u64;
-        m.restored_replica_records =
-            ((self.restored_milli - self.restored_active_milli) / 1000) as u64;
-        m.cross_rack_records = (self.cross_rack_milli / 1000) as u64;
+        m.restored_active_records = active;
+        m.restored_replica_records = replica;
+        m.cross_rack_records = cross_rack;
         m.final_imbalance_milli = self.imbalance_milli;
-        m.converge_ms = self
-            .settled_since
-            .map(|s| s.saturating_sub(self.last_event_ms));
-        RunResult {
-            strategy: self.assignor.name().to_string(),
+        // Settled before the last event (one that changed nothing): 0.
+        m.converge_ms = self.settled_since.map(|s| s.since(self.last_event_ms));
+        Ok(RunResult {
+            strategy: self.assignor.info().name.to_string(),
             metrics: self.metrics,
             samples: self.samples,
             outcome,
             stateful_tasks: self.world.tasks.iter().filter(|t| t.stateful).count() as u64,
-            covered_ms: now,
-        }
+            covered_ms: now.since(SimTime::ZERO),
+        })
     }
 }

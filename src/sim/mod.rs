@@ -1,17 +1,21 @@
-//! The deterministic churn simulator (DESIGN §5): a scenario and a seed in,
-//! per-strategy metrics and time series out. Virtual milliseconds, one seeded
-//! ChaCha generator per run, no wall clock; every tie broken by id order.
+//! The deterministic churn simulator: a scenario and a seed in, per-strategy
+//! metrics and time series out, as data ([`RunResult`], [`report::Figures`],
+//! [`sweep::StrategySweep`]); files, tables, plots and progress bars are the
+//! command line's. Virtual time in the simulator's checked units ([`units`]),
+//! one seeded ChaCha generator per run, no wall clock; every tie broken by id
+//! order. The model, the scenario format and the outputs are described in
+//! docs/simulator.md.
 
 mod churn;
 mod duration;
 mod engine;
 mod physics;
-pub mod plot;
 pub mod report;
 mod result;
 mod scenario;
 mod scenario_toml;
 pub mod sweep;
+pub mod units;
 mod world;
 
 #[cfg(test)]
@@ -19,11 +23,12 @@ mod tests;
 
 pub use duration::{format_duration, parse_duration, DurationError};
 pub use engine::run;
-pub use result::{Outcome, RunMetrics, RunResult, Sample, SimError};
+pub use result::{Outcome, RunMetrics, RunResult, Sample, SimError, SimProblem};
 pub use scenario::{
     ChurnKind, ChurnSpec, ClusterSpec, Event, EventKind, Protocol, Scenario, SubtopologySpec,
 };
 pub use scenario_toml::scenario_hash;
+pub use units::{MilliRecords, Millis, Overflow, Rate, Records, SimTime};
 
 use crate::assignor::{self, Assignor};
 use crate::model::InputError;

@@ -4,15 +4,20 @@
 //! a time in ms is exact (records/s × ms = milli-records). A client restores
 //! at `restore_rate` milli-records per ms, shared equally among its
 //! restoring replicas, actives first: replicas get only what actives leave.
+//!
+//! The sums inside [`share`] saturate on purpose: they are only compared
+//! with the capacity, and a saturated cost is (rightly) more than it.
+
+use super::units::{MilliRecords, Millis, Rate};
 
 /// What one sharer received in a chunk.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Share {
-    /// Work received, milli-records.
-    pub received: u64,
-    /// When the sharer's need was met, in ms from the chunk start (rounded
-    /// up); `None` if it was not met within the chunk.
-    pub done_at_ms: Option<u64>,
+    /// Work received.
+    pub received: MilliRecords,
+    /// When the sharer's need was met, from the chunk start (rounded up to
+    /// a millisecond); `None` if it was not met within the chunk.
+    pub done_at_ms: Option<Millis>,
 }
 
 /// Shares `capacity` milli-records of work, delivered at `rate` milli-records
@@ -22,10 +27,19 @@ pub(crate) struct Share {
 ///
 /// Exact in integers except that work not divisible among the unfinished
 /// sharers is dropped (less than one milli-record each).
-pub(crate) fn share(needs: &[u64], rate: u64, capacity: u64) -> (Vec<Share>, u64) {
+pub(crate) fn share(
+    needs: &[MilliRecords],
+    rate: Rate,
+    capacity: MilliRecords,
+) -> (Vec<Share>, MilliRecords) {
+    let (needs, rate, capacity): (Vec<u64>, u64, u64) = (
+        needs.iter().map(|n| n.get()).collect(),
+        rate.get(),
+        capacity.get(),
+    );
     let mut out = vec![
         Share {
-            received: 0,
+            received: MilliRecords::ZERO,
             done_at_ms: None
         };
         needs.len()
@@ -42,44 +56,45 @@ pub(crate) fn share(needs: &[u64], rate: u64, capacity: u64) -> (Vec<Share>, u64
             used += cost;
             level = needs[i];
             out[i] = Share {
-                received: needs[i],
-                done_at_ms: Some(used.div_ceil(rate.max(1))),
+                received: MilliRecords::new(needs[i]),
+                done_at_ms: Some(Millis::new(used.div_ceil(rate.max(1)))),
             };
             remaining -= 1;
         } else {
             let raise = (capacity - used) / remaining;
             level += raise;
             for &j in &order[k..] {
-                out[j].received = level;
+                out[j].received = MilliRecords::new(level);
             }
-            return (out, 0);
+            return (out, MilliRecords::ZERO);
         }
     }
-    (out, capacity - used)
+    (out, MilliRecords::new(capacity - used))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    fn share(needs: &[u64], rate: u64, capacity: u64) -> (Vec<Share>, u64) {
+        let needs: Vec<MilliRecords> = needs.iter().map(|&n| MilliRecords::new(n)).collect();
+        let (s, left) = super::share(&needs, Rate::new(rate), MilliRecords::new(capacity));
+        (s, left.get())
+    }
+
+    fn done(received: u64, at: u64) -> Share {
+        Share {
+            received: MilliRecords::new(received),
+            done_at_ms: Some(Millis::new(at)),
+        }
+    }
+
     #[test]
     fn equal_needs_finish_together() {
         // Two replicas of 1000 milli-records at 10 per ms: 2000 of work, 200 ms.
         let (s, left) = share(&[1000, 1000], 10, 5000);
-        assert_eq!(
-            s[0],
-            Share {
-                received: 1000,
-                done_at_ms: Some(200)
-            }
-        );
-        assert_eq!(
-            s[1],
-            Share {
-                received: 1000,
-                done_at_ms: Some(200)
-            }
-        );
+        assert_eq!(s[0], done(1000, 200));
+        assert_eq!(s[1], done(1000, 200));
         assert_eq!(left, 3000);
     }
 
@@ -89,29 +104,17 @@ mod tests {
         // at 5/ms); the big one then gets all 10/ms: 1000 - 100 = 900 more,
         // 90 ms, done at 110 ms.
         let (s, left) = share(&[1000, 100], 10, 10_000);
-        assert_eq!(
-            s[1],
-            Share {
-                received: 100,
-                done_at_ms: Some(20)
-            }
-        );
-        assert_eq!(
-            s[0],
-            Share {
-                received: 1000,
-                done_at_ms: Some(110)
-            }
-        );
+        assert_eq!(s[1], done(100, 20));
+        assert_eq!(s[0], done(1000, 110));
         assert_eq!(left, 10_000 - 1100);
     }
 
     #[test]
     fn capacity_runs_out_evenly() {
         let (s, left) = share(&[1000, 1000, 10], 10, 610);
-        assert_eq!(s[2].received, 10);
-        assert_eq!(s[0].received, 300);
-        assert_eq!(s[1].received, 300);
+        assert_eq!(s[2].received.get(), 10);
+        assert_eq!(s[0].received.get(), 300);
+        assert_eq!(s[1].received.get(), 300);
         assert_eq!(s[0].done_at_ms, None);
         assert_eq!(left, 0);
     }

@@ -1,19 +1,22 @@
-//! What one simulated run produces: integer metrics, a sampled time series
-//! and how the run ended. Rendering (seconds, JSON, CSV, plots) is `report`'s job.
+//! What one simulated run produces: integer metrics in the simulator's
+//! units, a sampled time series and how the run ended. Figures in seconds
+//! and shares are `report`'s job; files, tables and plots the command line's.
+
+use super::units::{Millis, Overflow, Records, SimTime};
 
 /// Metrics of one strategy on one scenario and seed, integers as accumulated.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct RunMetrics {
     /// Task-milliseconds of stateful tasks with no running active.
-    pub unavailable_stateful_task_ms: u64,
+    pub unavailable_stateful_task_ms: Millis,
     /// Task-milliseconds of stateless tasks with no running active.
-    pub unavailable_stateless_task_ms: u64,
+    pub unavailable_stateless_task_ms: Millis,
     /// The longest single outage of one task.
-    pub max_outage_ms: u64,
+    pub max_outage_ms: Millis,
     /// Records replayed by restoring actives.
-    pub restored_active_records: u64,
+    pub restored_active_records: Records,
     /// Records replayed by standbys and warm-ups.
-    pub restored_replica_records: u64,
+    pub restored_replica_records: Records,
     /// Tasks whose active changed client, summed over rebalances.
     pub active_moves: u64,
     /// Standbys (and warm-ups) placed on a client that did not hold the task
@@ -29,7 +32,7 @@ pub struct RunMetrics {
     /// From the last scripted or churn event until the first plan that asks
     /// for no follow-up and is balanced (active spread per thread ≤ 1) and
     /// stays so; `None` if that never happens before the end.
-    pub converge_ms: Option<u64>,
+    pub converge_ms: Option<Millis>,
     /// Σ over time of (max − min actives per thread) × 1000 × ms: divide by
     /// the duration for the time-weighted imbalance.
     pub imbalance_milli_ms: u128,
@@ -39,7 +42,7 @@ pub struct RunMetrics {
     /// × ms: divide by (stateful tasks × duration) for the time-weighted share.
     pub covered_task_ms: u128,
     /// Restore records read by a client from a changelog in another rack.
-    pub cross_rack_records: u64,
+    pub cross_rack_records: Records,
     /// Σ over time of the actives (of the plan in force) on a client outside
     /// their task's racks, × ms: divide by the duration for the time-weighted
     /// count of actives reading their input across racks.
@@ -47,7 +50,7 @@ pub struct RunMetrics {
     /// Σ over counted rebalances whose plan meets `optimal`'s share bounds of
     /// the records its actives restore beyond `optimal`'s
     /// ([`crate::metrics::distance_to_optimal`]).
-    pub restore_over_optimal_records: u64,
+    pub restore_over_optimal_records: Records,
     /// How many counted rebalances were measured that way.
     pub rebalances_within_optimal_shares: u64,
 }
@@ -56,7 +59,7 @@ pub struct RunMetrics {
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Sample {
     /// Simulated time.
-    pub t_ms: u64,
+    pub t_ms: SimTime,
     /// Tasks with a running active.
     pub available_tasks: u64,
     /// Stateful actives restoring.
@@ -64,7 +67,7 @@ pub struct Sample {
     /// max − min actives per thread, × 1000.
     pub imbalance_milli: u64,
     /// Records restored so far (actives and replicas).
-    pub restored_records: u64,
+    pub restored_records: Records,
 }
 
 /// How a run ended.
@@ -76,7 +79,7 @@ pub enum Outcome {
     /// run stopped there and its metrics cover `[0, at_ms)`.
     Infeasible {
         /// When.
-        at_ms: u64,
+        at_ms: SimTime,
         /// The strategy's message.
         message: String,
     },
@@ -96,19 +99,48 @@ pub struct RunResult {
     /// Stateful tasks in the scenario (the denominator of standby coverage).
     pub stateful_tasks: u64,
     /// Simulated time covered by the metrics.
-    pub covered_ms: u64,
+    pub covered_ms: Millis,
 }
 
-/// A run that had to stop: a strategy broke an invariant.
+/// A run that had to stop: a strategy broke an invariant, or a quantity of
+/// the simulation overflowed its unit.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("strategy {strategy} broke an invariant at t={at_ms} ms with seed {seed}: {}", violations.join("; "))]
+#[error("{}", describe(self))]
 pub struct SimError {
     /// The strategy.
     pub strategy: String,
     /// When.
-    pub at_ms: u64,
+    pub at_ms: SimTime,
     /// The run's seed.
     pub seed: u64,
-    /// What `validate` reported.
-    pub violations: Vec<String>,
+    /// What went wrong.
+    pub problem: SimProblem,
+}
+
+/// What stopped a run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SimProblem {
+    /// What `validate` reported: a bug in the strategy (exit 1).
+    Violations(Vec<String>),
+    /// A quantity overflowed: the scenario asks for more than the
+    /// simulator's 64-bit counters hold (bad input, exit 2).
+    Overflow(Overflow),
+}
+
+fn describe(e: &SimError) -> String {
+    match &e.problem {
+        SimProblem::Violations(violations) => format!(
+            "strategy {} broke an invariant at t={} ms with seed {}: {}",
+            e.strategy,
+            e.at_ms.get(),
+            e.seed,
+            violations.join("; ")
+        ),
+        SimProblem::Overflow(o) => format!(
+            "{o} (at t={} ms, strategy {}, seed {}): the simulator counts in 64 bits; lower the scenario's sizes, rates or duration",
+            e.at_ms.get(),
+            e.strategy,
+            e.seed
+        ),
+    }
 }

@@ -1,6 +1,7 @@
-//! Many seeds of one scenario (DESIGN §4, `smoothscale sweep`): every seed of
+//! Many seeds of one scenario (what `smoothscale sweep` runs): every seed of
 //! a [`SeedRange`] × every strategy, in parallel with rayon, aggregated per
-//! strategy and metric as count, mean, p50, p95 and max.
+//! strategy and metric as count, mean, p50, p95 and max. Writing
+//! `sweep.json` and the table is the command line's job (docs/simulator.md).
 //!
 //! # Determinism
 //!
@@ -22,37 +23,15 @@
 //! mean rounded half up, with as many decimals as the metric has but at
 //! least 3 (the mean of integer counts has 3).
 //!
-//! # `sweep.json`
-//!
-//! ```text
-//! {
-//!   "scenario": "scale-out",
-//!   "scenario_hash": "…",
-//!   "seeds": "1..11",
-//!   "version": "0.1.0",
-//!   "strategies": {
-//!     "kip441": {                                  // run order
-//!       "runs": 10,
-//!       "completed": 10,
-//!       "infeasible_seeds": [],
-//!       "metrics": {                               // `report::flat_metrics` order
-//!         "unavailable_task_s.stateful": {"n": 10, "mean": 1.235, "p50": 1.200, "p95": 2.000, "max": 2.000},
-//!         …
-//!       }
-//!     }
-//!   }
-//! }
-//! ```
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
 
 use crate::assignor::Assignor;
 use crate::model::InputError;
 
-use super::report::{self, cell, layout, Fixed, Json, HEADLINES};
+use super::report::{self, Fixed};
 use super::{run, Outcome, RunResult, Scenario, SimError};
 
 /// Seeds `start..end`: from `start` included to `end` excluded, as Rust
@@ -275,135 +254,13 @@ pub fn aggregate(figures: &[RunFigures]) -> Vec<StrategySweep> {
         .collect()
 }
 
-/// What the sweep outputs say besides the statistics.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SweepInfo {
-    /// The scenario's name.
-    pub scenario: String,
-    /// [`super::scenario_hash`] of the scenario file's text.
-    pub scenario_hash: String,
-    /// The seeds run.
-    pub seeds: SeedRange,
-}
-
-/// `sweep.json` (see the module doc for its shape), with a trailing newline.
-pub fn sweep_json(info: &SweepInfo, sweep: &[StrategySweep]) -> String {
-    let strategies = sweep
-        .iter()
-        .map(|s| {
-            let metrics = s
-                .metrics
-                .iter()
-                .map(|(key, st)| {
-                    let stats = Json::Object(vec![
-                        ("n".to_string(), Json::int(st.n as u64)),
-                        ("mean".to_string(), Json::fixed(st.mean)),
-                        ("p50".to_string(), Json::fixed(st.p50)),
-                        ("p95".to_string(), Json::fixed(st.p95)),
-                        ("max".to_string(), Json::fixed(st.max)),
-                    ]);
-                    (key.clone(), stats)
-                })
-                .collect();
-            let body = Json::Object(vec![
-                ("runs".to_string(), Json::int(s.runs as u64)),
-                (
-                    "completed".to_string(),
-                    Json::int((s.runs - s.infeasible_seeds.len()) as u64),
-                ),
-                (
-                    "infeasible_seeds".to_string(),
-                    Json::Array(s.infeasible_seeds.iter().map(|&x| Json::int(x)).collect()),
-                ),
-                ("metrics".to_string(), Json::Object(metrics)),
-            ]);
-            (s.strategy.clone(), body)
-        })
-        .collect();
-    Json::Object(vec![
-        ("scenario".to_string(), Json::Str(info.scenario.clone())),
-        (
-            "scenario_hash".to_string(),
-            Json::Str(info.scenario_hash.clone()),
-        ),
-        ("seeds".to_string(), Json::Str(info.seeds.to_string())),
-        (
-            "version".to_string(),
-            Json::Str(report::VERSION.to_string()),
-        ),
-        ("strategies".to_string(), Json::Object(strategies)),
-    ])
-    .to_pretty()
-}
-
-/// The table `sweep` prints: per strategy, one row per headline metric with
-/// its unit, then n, mean, p50, p95 and max over the completed runs.
-pub fn sweep_table(info: &SweepInfo, sweep: &[StrategySweep]) -> String {
-    let mut rows = vec![[
-        "strategy", "metric", "unit", "n", "mean", "p50", "p95", "max",
-    ]
-    .map(String::from)
-    .to_vec()];
-    for s in sweep {
-        for h in HEADLINES {
-            let Some((_, st)) = s.metrics.iter().find(|(k, _)| k == h.key) else {
-                continue;
-            };
-            rows.push(vec![
-                s.strategy.clone(),
-                h.title.to_string(),
-                h.unit.to_string(),
-                st.n.to_string(),
-                cell(st.mean),
-                cell(st.p50),
-                cell(st.p95),
-                cell(st.max),
-            ]);
-        }
-    }
-    let mut out = format!(
-        "scenario {} (seeds {}, smoothscale {})\n",
-        info.scenario,
-        info.seeds,
-        report::VERSION
-    );
-    out.push_str(&layout(&rows, 3));
-    for s in sweep.iter().filter(|s| !s.infeasible_seeds.is_empty()) {
-        let seeds: Vec<String> = s.infeasible_seeds.iter().map(u64::to_string).collect();
-        out.push_str(&format!(
-            "{}: {} of {} runs stopped as infeasible (seeds {}); statistics cover the others\n",
-            s.strategy,
-            s.infeasible_seeds.len(),
-            s.runs,
-            seeds.join(", ")
-        ));
-    }
-    out
-}
-
-/// A progress bar over `total` runs on standard error when it is a terminal;
-/// a hidden one (drawing nothing) otherwise, so pipes and logs stay clean.
-pub fn progress_bar(total: u64) -> ProgressBar {
-    use std::io::IsTerminal;
-    if !std::io::stderr().is_terminal() {
-        return ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::hidden());
-    }
-    let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
-    if let Ok(style) =
-        ProgressStyle::with_template("{bar:40} {pos}/{len} runs  {elapsed_precise} (eta {eta})")
-    {
-        bar.set_style(style);
-    }
-    bar
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sim::{RunMetrics, Sample};
+    use crate::sim::{Millis, RunMetrics, Sample, SimTime};
 
     fn secs(ms: u64) -> Fixed {
-        Fixed::seconds(ms)
+        Fixed::seconds(Millis::new(ms))
     }
 
     #[test]
@@ -475,9 +332,9 @@ mod tests {
         let result = RunResult {
             strategy: strategy.to_string(),
             metrics: RunMetrics {
-                unavailable_stateful_task_ms: unavailable_ms,
+                unavailable_stateful_task_ms: Millis::new(unavailable_ms),
                 active_moves: seed,
-                converge_ms: (seed % 2 == 0).then_some(seed * 1000),
+                converge_ms: (seed % 2 == 0).then_some(Millis::new(seed * 1000)),
                 ..RunMetrics::default()
             },
             samples: vec![Sample::default()],
@@ -485,12 +342,12 @@ mod tests {
                 Outcome::Completed
             } else {
                 Outcome::Infeasible {
-                    at_ms: 5,
+                    at_ms: SimTime::new(5),
                     message: "no room".to_string(),
                 }
             },
             stateful_tasks: 2,
-            covered_ms: 1000,
+            covered_ms: Millis::new(1000),
         };
         RunFigures::of(seed, &result, false)
     }
@@ -532,63 +389,5 @@ mod tests {
         assert_eq!((converge.n, converge.max), (1, Some(secs(2_000))));
         // No standbys asked: coverage has no value at all.
         assert_eq!(get(&sweep[0], "standby_coverage").n, 0);
-    }
-
-    #[test]
-    fn sweep_outputs() {
-        let info = SweepInfo {
-            scenario: "tiny".to_string(),
-            scenario_hash: "h".to_string(),
-            seeds: SeedRange { start: 1, end: 4 },
-        };
-        let sweep = aggregate(&sample_figures());
-        let json = sweep_json(&info, &sweep);
-        let value: serde_json::Value = serde_json::from_str(&json).unwrap();
-        assert_eq!(value["seeds"], "1..4");
-        assert_eq!(value["version"], report::VERSION);
-        assert_eq!(value["strategies"]["heron-rr"]["infeasible_seeds"][0], 1);
-        assert_eq!(value["strategies"]["heron-rr"]["completed"], 2);
-        let active = &value["strategies"]["kip441"]["metrics"]["active_moves"];
-        assert_eq!(active["n"], 3);
-        assert_eq!(active["p95"], 3);
-        assert!(json.contains("\"mean\": 2.000,"), "{json}");
-        assert!(json
-            .contains("\"standby_coverage\": {\n          \"n\": 0,\n          \"mean\": null,"));
-        assert!(json.ends_with("}\n"));
-        // Key order is the documented one.
-        let order = [
-            "\"scenario\"",
-            "\"scenario_hash\"",
-            "\"seeds\"",
-            "\"version\"",
-            "\"strategies\"",
-        ];
-        let at: Vec<usize> = order.iter().map(|k| json.find(k).unwrap()).collect();
-        assert!(at.windows(2).all(|w| w[0] < w[1]));
-
-        let table = sweep_table(&info, &sweep);
-        let lines: Vec<&str> = table.lines().collect();
-        assert_eq!(
-            lines[0],
-            format!(
-                "scenario tiny (seeds 1..4, smoothscale {})",
-                report::VERSION
-            )
-        );
-        assert!(lines[1].starts_with("strategy  metric"), "{table}");
-        assert!(lines[2].starts_with("kip441    unavailable"), "{table}");
-        assert_eq!(lines.len(), 2 + 2 * HEADLINES.len() + 1, "{table}");
-        assert_eq!(
-            *lines.last().unwrap(),
-            "heron-rr: 1 of 3 runs stopped as infeasible (seeds 1); statistics cover the others"
-        );
-    }
-
-    #[test]
-    fn hidden_progress_bar_off_a_terminal() {
-        // Tests run with stderr captured or piped: the bar must not draw.
-        let bar = progress_bar(10);
-        bar.inc(3);
-        assert_eq!(bar.position(), 3);
     }
 }

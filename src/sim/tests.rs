@@ -60,9 +60,9 @@ fn an_outage_lasts_from_the_crash_to_caught_up() {
     s.config.num_standby_replicas = 0;
     let r = run(&s, assignor::by_name("sticky").unwrap(), 1).unwrap();
     assert_eq!(r.outcome, Outcome::Completed);
-    assert_eq!(r.metrics.max_outage_ms, 645_000);
-    assert_eq!(r.metrics.unavailable_stateful_task_ms, 645_000);
-    assert_eq!(r.metrics.restored_active_records, 600_000);
+    assert_eq!(r.metrics.max_outage_ms.get(), 645_000);
+    assert_eq!(r.metrics.unavailable_stateful_task_ms.get(), 645_000);
+    assert_eq!(r.metrics.restored_active_records.get(), 600_000);
     assert_eq!(r.metrics.membership_rebalances, 1);
     assert_eq!(r.metrics.active_moves, 1);
 }
@@ -98,8 +98,8 @@ fn a_shared_restore_takes_total_over_rate() {
     );
     s.cluster.session_timeout_ms = 0;
     let r = run(&s, assignor::by_name("sticky").unwrap(), 1).unwrap();
-    assert_eq!(r.metrics.max_outage_ms, 600_000);
-    assert_eq!(r.metrics.unavailable_stateful_task_ms, 2 * 600_000);
+    assert_eq!(r.metrics.max_outage_ms.get(), 600_000);
+    assert_eq!(r.metrics.unavailable_stateful_task_ms.get(), 2 * 600_000);
 }
 
 /// The KIP-441 effect on a small scale-out: 12 stateful tasks of 200,000
@@ -123,7 +123,8 @@ fn kip441_keeps_tasks_available_on_scale_out() {
     let kip = run(&s, assignor::by_name("kip441").unwrap(), 1).unwrap();
     let sticky = run(&s, assignor::by_name("sticky").unwrap(), 1).unwrap();
     assert!(
-        kip.metrics.unavailable_stateful_task_ms * 10 < sticky.metrics.unavailable_stateful_task_ms,
+        kip.metrics.unavailable_stateful_task_ms.get() * 10
+            < sticky.metrics.unavailable_stateful_task_ms.get(),
         "kip441 {:?}\nsticky {:?}",
         kip.metrics,
         sticky.metrics
@@ -160,28 +161,32 @@ fn halving_the_step_changes_no_metric_much() {
         let close = |x: u128, y: u128, slack: u128| x.abs_diff(y) <= slack.max(x.max(y) / 50);
         assert!(
             close(
-                a.unavailable_stateful_task_ms.into(),
-                b.unavailable_stateful_task_ms.into(),
+                a.unavailable_stateful_task_ms.get().into(),
+                b.unavailable_stateful_task_ms.get().into(),
                 12_000
             ),
             "{name}: {a:?}\n{b:?}"
         );
         assert!(
-            close(a.max_outage_ms.into(), b.max_outage_ms.into(), 1_000),
-            "{name}: {a:?}\n{b:?}"
-        );
-        assert!(
             close(
-                a.restored_active_records.into(),
-                b.restored_active_records.into(),
+                a.max_outage_ms.get().into(),
+                b.max_outage_ms.get().into(),
                 1_000
             ),
             "{name}: {a:?}\n{b:?}"
         );
         assert!(
             close(
-                a.restored_replica_records.into(),
-                b.restored_replica_records.into(),
+                a.restored_active_records.get().into(),
+                b.restored_active_records.get().into(),
+                1_000
+            ),
+            "{name}: {a:?}\n{b:?}"
+        );
+        assert!(
+            close(
+                a.restored_replica_records.get().into(),
+                b.restored_replica_records.get().into(),
                 1_000
             ),
             "{name}: {a:?}\n{b:?}"
@@ -226,9 +231,9 @@ fn a_learner_that_catches_up_triggers_the_handover() {
         (1, 1, 0)
     );
     assert_eq!(m.active_moves, 1);
-    assert_eq!(m.unavailable_stateful_task_ms, 0);
-    assert_eq!(m.restored_replica_records, 600_000);
-    assert_eq!(m.converge_ms, Some(600_000));
+    assert_eq!(m.unavailable_stateful_task_ms.get(), 0);
+    assert_eq!(m.restored_replica_records.get(), 600_000);
+    assert_eq!(m.converge_ms, Some(Millis::new(600_000)));
     assert_eq!(m.final_imbalance_milli, 0);
 }
 
@@ -243,21 +248,126 @@ fn a_leaving_client_waits_for_its_learners_or_the_timeout() {
     let learner = assignor::by_name("kip441-learner").unwrap();
     let patient = run(&s, learner, 1).unwrap().metrics;
     assert_eq!(patient.membership_rebalances, 2, "{patient:?}");
-    assert_eq!(patient.unavailable_stateful_task_ms, 0);
-    assert_eq!(patient.restored_replica_records, 600_000);
-    assert_eq!(patient.converge_ms, Some(600_000));
+    assert_eq!(patient.unavailable_stateful_task_ms.get(), 0);
+    assert_eq!(patient.restored_replica_records.get(), 600_000);
+    assert_eq!(patient.converge_ms, Some(Millis::new(600_000)));
 
     s.cluster.scale_down_timeout_ms = Some(300_000);
     let bounded = run(&s, learner, 1).unwrap().metrics;
     assert_eq!(bounded.membership_rebalances, 2, "{bounded:?}");
-    assert_eq!(bounded.unavailable_stateful_task_ms, 300_000);
-    assert_eq!(bounded.max_outage_ms, 300_000);
-    assert_eq!(bounded.restored_replica_records, 300_000);
-    assert_eq!(bounded.restored_active_records, 300_000);
-    assert_eq!(bounded.converge_ms, Some(300_000));
+    assert_eq!(bounded.unavailable_stateful_task_ms.get(), 300_000);
+    assert_eq!(bounded.max_outage_ms.get(), 300_000);
+    assert_eq!(bounded.restored_replica_records.get(), 300_000);
+    assert_eq!(bounded.restored_active_records.get(), 300_000);
+    assert_eq!(bounded.converge_ms, Some(Millis::new(300_000)));
 
     // Strategies that do not hand over leave at once, whatever the timeout.
     let kip = run(&s, assignor::by_name("kip441").unwrap(), 1).unwrap();
     assert_eq!(kip.metrics.membership_rebalances, 1);
-    assert_eq!(kip.metrics.unavailable_stateful_task_ms, 600_000);
+    assert_eq!(kip.metrics.unavailable_stateful_task_ms.get(), 600_000);
+}
+
+/// A happening due past the end of the clock (`u64::MAX` ms) never comes:
+/// a rolling bounce every 106,751,991,167 days (`k × interval` overflows
+/// from the fourth client on) bounces the first client only, exactly as a
+/// bounce every 1,000 days does within the run; a rack outage whose restart
+/// would come 213,503,982,334 days later (`at + duration` overflows) runs
+/// as an outage without restart.
+#[test]
+fn happenings_past_the_end_of_the_clock_never_come() {
+    let bounce = |interval_ms: u64| {
+        scenario(
+            4,
+            vec![stateful(8, 100_000, 10)],
+            vec![Event {
+                at_ms: 600_000,
+                kind: EventKind::RollingBounce {
+                    interval_ms,
+                    downtime_ms: 60_000,
+                },
+            }],
+        )
+    };
+    let outage = |duration_ms: Option<u64>| {
+        let mut s = scenario(
+            4,
+            vec![stateful(8, 100_000, 10)],
+            vec![Event {
+                at_ms: 15 * 3_600_000,
+                kind: EventKind::RackOutage {
+                    rack: "r1".into(),
+                    lose_state: false,
+                    duration_ms,
+                },
+            }],
+        );
+        s.duration_ms = 20 * 3_600_000;
+        s.cluster.racks = vec!["r1".into(), "r2".into()];
+        s
+    };
+    for name in ["kip441", "sticky"] {
+        let a = assignor::by_name(name).unwrap();
+        let huge = run(&bounce(106_751_991_167 * 86_400_000), a, 1).unwrap();
+        let long = run(&bounce(1_000 * 86_400_000), a, 1).unwrap();
+        assert_eq!(huge, long, "{name}");
+        assert_eq!(huge.metrics.membership_rebalances, 2, "{name}");
+
+        let huge = run(&outage(Some(213_503_982_334 * 86_400_000)), a, 1).unwrap();
+        let never = run(&outage(None), a, 1).unwrap();
+        assert_eq!(huge, never, "{name}");
+        assert_eq!(huge.outcome, Outcome::Completed);
+    }
+}
+
+/// Sums that do not fit stop the run with an overflow naming the quantity,
+/// never a wrapped figure or a panic.
+#[test]
+fn an_overflow_stops_the_run_naming_the_quantity() {
+    let overflow = |s: &Scenario| {
+        let e = run(s, assignor::by_name("sticky").unwrap(), 1).unwrap_err();
+        match e.problem {
+            SimProblem::Overflow(o) => o.what,
+            SimProblem::Violations(v) => panic!("not an overflow: {v:?}"),
+        }
+    };
+    // A changelog longer than 2^64 milli-records.
+    let s = scenario(2, vec![stateful(1, u64::MAX / 1000 + 1, 0)], vec![]);
+    let what = overflow(&s);
+    assert!(what.contains("subtopologies[0].state_records"), "{what}");
+
+    // Writes that outgrow it: 2^60 records/s for an hour.
+    let s = scenario(2, vec![stateful(1, 1, 1 << 60)], vec![]);
+    let what = overflow(&s);
+    assert!(what.contains("subtopologies[0].write_rate"), "{what}");
+
+    // Restore bandwidth over one step.
+    let mut s = scenario(2, vec![stateful(1, 1, 0)], vec![]);
+    s.cluster.restore_rate = u64::MAX;
+    let what = overflow(&s);
+    assert!(what.contains("cluster.restore_rate"), "{what}");
+
+    // Task-milliseconds of unavailability: 2^32 - 1 tasks would be too
+    // many to build, so one task down for most of the clock, twice.
+    let mut s = scenario(
+        1,
+        vec![SubtopologySpec {
+            partitions: 2,
+            stateful: false,
+            state_records: 0,
+            write_rate: 0,
+        }],
+        vec![Event {
+            at_ms: 1,
+            kind: EventKind::Crash {
+                client: "c0".into(),
+                lose_state: false,
+            },
+        }],
+    );
+    s.duration_ms = u64::MAX;
+    s.step_ms = u64::MAX;
+    s.sample_every_ms = u64::MAX;
+    s.cluster.session_timeout_ms = u64::MAX;
+    let what = overflow(&s);
+    assert!(what.contains("unavailable_task_s.stateless"), "{what}");
 }

@@ -1,11 +1,12 @@
 //! The simulated cluster: clients, their local stores, tasks and the
-//! assignment in force. Quantities of records are milli-records (see
-//! `physics`); times are virtual milliseconds.
+//! assignment in force, in the simulator's units (`units`): changelogs in
+//! milli-records, times in virtual milliseconds.
 
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::model::{Client, ClusterState, InputError, Lag, Plan, Task, TaskId};
 
+use super::units::{MilliRecords, Millis, Overflow, Rate, Records, SimTime};
 use super::Scenario;
 
 /// Where a client is in its life.
@@ -28,8 +29,9 @@ pub(crate) enum Status {
 pub(crate) enum ActiveState {
     /// No live owner.
     Down,
-    /// Paused by a rebalance until this time.
-    Paused(u64),
+    /// Paused by a rebalance until this time (`None`: past the end of the
+    /// clock, so for the rest of the run).
+    Paused(Option<SimTime>),
     /// Replaying its changelog before it can process.
     Restoring,
     /// Processing.
@@ -40,10 +42,10 @@ pub(crate) enum ActiveState {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Store {
     /// Milli-records of the changelog the copy holds.
-    pub offset: u64,
+    pub offset: MilliRecords,
     /// When the client stopped holding the task in any role; the store is
     /// deleted `state_cleanup_delay` later.
-    pub released_at: Option<u64>,
+    pub released_at: Option<SimTime>,
 }
 
 /// One client.
@@ -59,7 +61,7 @@ pub(crate) struct ClientSim {
     pub replicas: BTreeSet<usize>,
     /// When the client asked to leave gracefully, while it waits for its
     /// tasks to be handed over (strategies that hand over on leave).
-    pub leaving_since: Option<u64>,
+    pub leaving_since: Option<SimTime>,
 }
 
 /// One task.
@@ -67,14 +69,14 @@ pub(crate) struct ClientSim {
 pub(crate) struct TaskSim {
     pub id: TaskId,
     pub stateful: bool,
-    /// Changelog end, milli-records.
-    pub end: u64,
-    /// Records per second appended while the active runs.
-    pub write_rate: u64,
+    /// Changelog end.
+    pub end: MilliRecords,
+    /// Records appended per second while the active runs.
+    pub write_rate: Rate,
     pub owner: Option<usize>,
     pub state: ActiveState,
     /// Start of the current outage, if the task is unavailable.
-    pub outage_since: Option<u64>,
+    pub outage_since: Option<SimTime>,
     /// Clients holding a standby (not warm-up) of the task.
     pub standbys: BTreeSet<usize>,
     /// Clients holding a standby or warm-up of the task.
@@ -91,31 +93,38 @@ pub(crate) struct World {
     racks: Vec<String>,
     threads: u32,
     /// The longest outage closed so far.
-    pub max_outage_ms: u64,
+    pub max_outage_ms: Millis,
 }
 
 impl World {
     /// The cluster of `scenario` at time 0: clients `c0…`, tasks with their
-    /// initial changelogs, nothing assigned.
-    pub(crate) fn new(scenario: &Scenario) -> World {
+    /// initial changelogs, nothing assigned. A changelog too long to count
+    /// in milli-records is an [`Overflow`] naming its `state_records`.
+    pub(crate) fn new(scenario: &Scenario) -> Result<World, Overflow> {
         let racks = scenario.cluster.racks.clone();
         let mut tasks = Vec::new();
         for (s, sub) in scenario.subtopologies.iter().enumerate() {
             for p in 0..sub.partitions {
                 let changelog_rack =
                     (!racks.is_empty()).then(|| racks[tasks.len() % racks.len()].clone());
+                let end = if sub.stateful {
+                    Records::new(sub.state_records).to_milli().ok_or_else(|| {
+                        Overflow::of(format!(
+                            "subtopologies[{s}].state_records = {} in milli-records",
+                            sub.state_records
+                        ))
+                    })?
+                } else {
+                    MilliRecords::ZERO
+                };
                 tasks.push(TaskSim {
                     id: TaskId::new(s as u32, p),
                     stateful: sub.stateful,
-                    end: if sub.stateful {
-                        sub.state_records.saturating_mul(1000)
-                    } else {
-                        0
-                    },
-                    write_rate: if sub.stateful { sub.write_rate } else { 0 },
+                    end,
+                    write_rate: Rate::new(if sub.stateful { sub.write_rate } else { 0 }),
                     owner: None,
                     state: ActiveState::Down,
-                    outage_since: Some(0),
+                    outage_since: Some(SimTime::ZERO),
                     standbys: BTreeSet::new(),
                     replicas: BTreeSet::new(),
                     changelog_rack,
@@ -128,12 +137,12 @@ impl World {
             tasks,
             racks,
             threads: scenario.cluster.threads,
-            max_outage_ms: 0,
+            max_outage_ms: Millis::ZERO,
         };
         for _ in 0..scenario.cluster.clients {
             world.add_client();
         }
-        world
+        Ok(world)
     }
 
     /// A new member `c<n>`, its rack dealt round-robin.
@@ -172,7 +181,7 @@ impl World {
             .iter()
             .map(|t| {
                 let mut task = if t.stateful {
-                    Task::stateful(t.id, t.end / 1000)
+                    Task::stateful(t.id, t.end.floor_records().get())
                 } else {
                     Task::stateless(t.id)
                 };
@@ -217,34 +226,38 @@ impl World {
     /// The lag client `c` reports for task `t` (it holds a store of it).
     fn lag(&self, c: usize, t: usize) -> Lag {
         let task = &self.tasks[t];
-        let offset = self.clients[c].stores.get(&t).map_or(0, |s| s.offset);
+        let offset = self.clients[c]
+            .stores
+            .get(&t)
+            .map_or(MilliRecords::ZERO, |s| s.offset);
         if task.owner == Some(c) && task.state == ActiveState::Running {
             Lag::Running
         } else {
-            Lag::Records(task.end.saturating_sub(offset).div_ceil(1000))
+            Lag::Records(task.end.saturating_minus(offset).ceil_records().get())
         }
     }
 
     /// The members holding a warm-up (a learner) of `t` whose copy is caught
     /// up under `acceptable` records, by the rule the assignors read.
-    pub(crate) fn caught_up_warmups(&self, t: usize, acceptable: u64) -> Vec<usize> {
+    pub(crate) fn caught_up_warmups(&self, t: usize, acceptable: Records) -> Vec<usize> {
         let task = &self.tasks[t];
         task.replicas
             .iter()
             .copied()
             .filter(|c| !task.standbys.contains(c) && self.clients[*c].status == Status::Member)
-            .filter(|&c| self.lag(c, t).is_caught_up(acceptable))
+            .filter(|&c| self.lag(c, t).is_caught_up(acceptable.get()))
             .collect()
     }
 
     /// Makes `plan` the assignment in force at `now`. Returns (active moves,
     /// replica moves). Tasks that change owner (all tasks when `eager`) pause
-    /// until `now + pause_ms`.
+    /// until `now + pause` (for the rest of the run when that is past the
+    /// end of the clock).
     pub(crate) fn apply(
         &mut self,
         plan: &Plan,
-        now: u64,
-        pause_ms: u64,
+        now: SimTime,
+        pause: Millis,
         eager: bool,
     ) -> (u64, u64) {
         let index: BTreeMap<&str, usize> = self
@@ -304,7 +317,7 @@ impl World {
                 Some(c) => {
                     self.clients[c].actives.insert(t);
                     if new_owner != old_owner || eager || self.tasks[t].state == ActiveState::Down {
-                        self.set_state(t, ActiveState::Paused(now + pause_ms), now);
+                        self.set_state(t, ActiveState::Paused(now.checked_after(pause)), now);
                         self.resolve_pause(t, now);
                     }
                 }
@@ -315,14 +328,14 @@ impl World {
 
     /// Creates stores for new holders of stateful task `t` and marks the
     /// stores of clients that no longer hold it as released.
-    fn hold_stores(&mut self, t: usize, holders: &BTreeSet<usize>, now: u64) {
+    fn hold_stores(&mut self, t: usize, holders: &BTreeSet<usize>, now: SimTime) {
         if !self.tasks[t].stateful {
             return;
         }
         for (c, client) in self.clients.iter_mut().enumerate() {
             if holders.contains(&c) {
                 let store = client.stores.entry(t).or_insert(Store {
-                    offset: 0,
+                    offset: MilliRecords::ZERO,
                     released_at: None,
                 });
                 store.released_at = None;
@@ -333,13 +346,13 @@ impl World {
     }
 
     /// Sets a task's active state, opening or closing its outage.
-    pub(crate) fn set_state(&mut self, t: usize, state: ActiveState, now: u64) {
+    pub(crate) fn set_state(&mut self, t: usize, state: ActiveState, now: SimTime) {
         let task = &mut self.tasks[t];
         task.state = state;
         match (state, task.outage_since) {
             (ActiveState::Running, Some(since)) => {
                 task.outage_since = None;
-                self.max_outage_ms = self.max_outage_ms.max(now - since);
+                self.max_outage_ms = self.max_outage_ms.max(now.since(since));
             }
             (ActiveState::Running, None) | (_, Some(_)) => {}
             (_, None) => task.outage_since = Some(now),
@@ -347,11 +360,11 @@ impl World {
     }
 
     /// Ends a pause that is over at `now`: the task restores or runs.
-    pub(crate) fn resolve_pause(&mut self, t: usize, now: u64) {
+    pub(crate) fn resolve_pause(&mut self, t: usize, now: SimTime) {
         let ActiveState::Paused(until) = self.tasks[t].state else {
             return;
         };
-        if until > now {
+        if until.is_none_or(|until| until > now) {
             return;
         }
         let task = &self.tasks[t];

@@ -740,7 +740,11 @@ fn the_example_gives_a_plan_of_the_documented_shape() {
     // The printed plan is a valid plan for the state (library cross-check).
     let state = wire::state_from_json(&input).expect("the state reads");
     let read_back = wire::plan_from_json(&text).expect("the plan reads");
-    assert_eq!(validate(&state, &read_back), Ok(()));
+    let claims = smoothscale::assignor::by_name("kip441")
+        .unwrap()
+        .info()
+        .claims;
+    assert_eq!(validate(&state, &read_back, claims), Ok(()));
     assert_eq!(wire::plan_to_json(&read_back, None), text);
 }
 

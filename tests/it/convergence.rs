@@ -224,8 +224,8 @@ impl Harness {
     /// One rebalance; whether a follow-up was asked.
     fn rebalance(&mut self, iteration: usize) -> Result<bool, String> {
         let state = self.next_state();
-        let plan = assignor::by_name(self.strategy)
-            .expect("registered")
+        let strategy = assignor::by_name(self.strategy).expect("registered");
+        let plan = strategy
             .assign(&state)
             .map_err(|e| format!("{} failed: {e}", self.strategy))?;
         let _ = writeln!(
@@ -236,7 +236,7 @@ impl Harness {
         for (id, cp) in &plan.clients {
             let _ = writeln!(self.history, "    {id}: {}", show(cp));
         }
-        if let Err(violations) = validate(&state, &plan) {
+        if let Err(violations) = validate(&state, &plan, strategy.info().claims) {
             return Err(format!("plan broke invariants: {violations:?}"));
         }
         for (id, cp) in &plan.clients {

@@ -135,10 +135,10 @@ fn fingerprints() -> String {
         for &strategy in STRATEGIES {
             let a = assignor::by_name(strategy).expect("registered");
             let plan = a.assign(&state).expect("plan");
-            validate(&state, &plan).expect("valid plan");
+            validate(&state, &plan, a.info().claims).expect("valid plan");
             let again = generate::fed_back(&state, &plan).expect("valid");
             let steady = a.assign(&again).expect("plan");
-            validate(&again, &steady).expect("valid plan");
+            validate(&again, &steady, a.info().claims).expect("valid plan");
             for (variant, p) in [("", &plan), ("+fed_back", &steady)] {
                 let _ = writeln!(
                     text,

@@ -338,9 +338,13 @@ fn no_standbys() {
             plan.diagnostics
         );
         let a = assignor::by_name(strategy).unwrap();
-        assert!(a.description().contains("no standbys"), "{strategy}");
-        assert!(!a.claims().standby_count && !a.claims().warmup_budget);
-        assert_eq!(a.claims().resource_capacity, strategy != RR, "{strategy}");
+        assert!(a.info().description.contains("no standbys"), "{strategy}");
+        assert!(!a.info().claims.standby_count && !a.info().claims.warmup_budget);
+        assert_eq!(
+            a.info().claims.resource_capacity,
+            strategy != RR,
+            "{strategy}"
+        );
     }
 }
 

@@ -435,13 +435,17 @@ fn validate_checks_stand_ins_and_follow_ups() {
         }
         plan
     };
-    assert_eq!(validate(&state, &plan_with("0_0", "0_0", "0_0")), Ok(()));
-    let short = validate(&state, &plan_with("", "0_0", "0_0")).unwrap_err();
+    let claims = smoothscale::assignor::by_name(NAME).unwrap().info().claims;
+    assert_eq!(
+        validate(&state, &plan_with("0_0", "0_0", "0_0"), claims),
+        Ok(())
+    );
+    let short = validate(&state, &plan_with("", "0_0", "0_0"), claims).unwrap_err();
     assert!(
         matches!(short[..], [Violation::StandInCount { .. }]),
         "{short:?}"
     );
-    let orphan = validate(&state, &plan_with("0_0", "", "0_0")).unwrap_err();
+    let orphan = validate(&state, &plan_with("0_0", "", "0_0"), claims).unwrap_err();
     assert!(
         orphan.contains(&Violation::FollowupWithoutWarmup(tid("0_0"))),
         "{orphan:?}"

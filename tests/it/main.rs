@@ -10,7 +10,6 @@ mod kip441_spec;
 mod learner;
 mod optimal;
 mod properties;
-mod rack;
 mod samza;
 mod scenario;
 mod sim_cli;

@@ -257,10 +257,10 @@ proptest! {
         let best = restore_cost(&state, &plan);
         prop_assert!(meets_bounds(&state, &plan));
         for strategy in assignor::all() {
-            if strategy.name() == "optimal" {
+            if strategy.info().name == "optimal" {
                 continue;
             }
-            let Ok(other) = support::outcome(strategy.name(), &state) else { continue };
+            let Ok(other) = support::outcome(strategy.info().name, &state) else { continue };
             let distance = metrics::distance_to_optimal(&state, &other);
             prop_assert_eq!(plan_metrics(&state, &other).distance_to_optimal, distance);
             if meets_bounds(&state, &other) {
@@ -268,7 +268,7 @@ proptest! {
                 prop_assert!(
                     best <= theirs,
                     "{} restores {} < optimal's {}\n{:?}\n{}",
-                    strategy.name(), theirs, best, other, replay(&state)
+                    strategy.info().name, theirs, best, other, replay(&state)
                 );
                 prop_assert_eq!(distance, Some(theirs - best));
             } else {

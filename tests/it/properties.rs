@@ -364,8 +364,8 @@ proptest! {
         for strategy in assignor::all() {
             // support::outcome asserts validate; an infeasible input is an
             // error value, never a panic.
-            if let Ok(plan) = support::outcome(strategy.name(), &state) {
-                prop_assert_eq!(&plan.strategy, strategy.name());
+            if let Ok(plan) = support::outcome(strategy.info().name, &state) {
+                prop_assert_eq!(&plan.strategy, strategy.info().name);
             }
         }
     }
@@ -379,7 +379,7 @@ proptest! {
             .unwrap_or_else(|e| panic!("state_to_json output does not read back: {e}\n{text}"));
         prop_assert_eq!(&reread, &state, "JSON round trip changed the state\n{}", replay(&state));
         for strategy in assignor::all() {
-            let name = strategy.name();
+            let name = strategy.info().name;
             let first = support::outcome(name, &state);
             let second = support::outcome(name, &state);
             prop_assert_eq!(&first, &second, "{}: two runs differ\n{}", name, replay(&state));
@@ -395,7 +395,7 @@ proptest! {
         for rename in order_preserving_renamings(&state) {
             let other = renamed(&state, &rename);
             for strategy in assignor::all() {
-                let name = strategy.name();
+                let name = strategy.info().name;
                 let (plan, plan_renamed) =
                     match (support::outcome(name, &state), support::outcome(name, &other)) {
                         (Ok(a), Ok(b)) => (a, b),

@@ -1,4 +1,4 @@
-//! `smoothscale simulate` and `smoothscale sweep` end to end (DESIGN §4-5):
+//! `smoothscale simulate` and `smoothscale sweep` end to end (docs/simulator.md):
 //! byte-identical outputs for the same scenario and seed, on one thread or
 //! two; outputs that carry version, scenario hash and seed; well-formed SVG
 //! plots; bad input exits 2 with one line and writes nothing.
@@ -9,7 +9,7 @@ use std::process::{Command, Stdio};
 use serde_json::Value;
 use smoothscale::sim::sweep::nearest_rank;
 
-/// A small scenario in DESIGN §5's format: a join and a crash with disk loss
+/// A small scenario in the format of docs/simulator.md: a join and a crash with disk loss
 /// in half an hour, three strategies.
 const SCENARIO: &str = r#"
 name = "sim-cli-small"
@@ -399,4 +399,162 @@ fn nearest_rank_percentiles_by_hand() {
     assert_eq!(nearest_rank(&hundred, 95), Some(95));
     assert_eq!(nearest_rank(&hundred, 50), Some(50));
     assert_eq!(nearest_rank(&[] as &[u32], 95), None);
+}
+
+/// A small scenario of `hours` with `event` (a TOML `[[events]]` table).
+fn with_event(hours: u32, event: &str) -> String {
+    format!(
+        r#"
+name = "clock-end"
+seed = 1
+duration = "{hours}h"
+sample_every = "30m"
+strategies = ["kip441", "sticky"]
+
+[cluster]
+clients = 4
+threads = 1
+racks = ["r1", "r2"]
+restore_rate = 10000
+
+[[subtopologies]]
+partitions = 8
+stateful = true
+state_records = 1000000
+write_rate = 100
+
+[config]
+num_standby_replicas = 1
+
+{event}
+"#
+    )
+}
+
+/// Runs `simulate` on `text`; its exit code, stderr, and (on success) the
+/// summary's strategies and the time series.
+fn simulate_text(name: &str, text: &str) -> (Run, Option<(Value, Vec<u8>)>) {
+    let file = scenario_file(name, text);
+    let out = file.with_file_name("out");
+    let run = smoothscale(&["simulate", s(&file), "--out", s(&out)], 2);
+    let outputs = (run.code == Some(0)).then(|| {
+        let summary: Value = serde_json::from_slice(&read(&out.join("summary.json"))).unwrap();
+        (
+            summary["strategies"].clone(),
+            read(&out.join("timeseries.csv")),
+        )
+    });
+    (run, outputs)
+}
+
+/// The issue's two scenarios whose times overflow `u64` milliseconds: a
+/// 20 h run with a rack outage at 15h lasting 213,503,982,334 days, and a
+/// rolling bounce every 106,751,991,167 days. Either they are refused (exit
+/// 2, one line naming the key) or they simulate correctly: the restart and
+/// the later bounces come after the end of the run, so the figures are
+/// those of an outage without restart and of a bounce every 1,000 days.
+#[test]
+fn times_past_the_end_of_the_clock_exit_2_or_simulate_correctly() {
+    let cases = [
+        (
+            "outage",
+            with_event(
+                20,
+                "[[events]]\nat = \"15h\"\nkind = \"rack_outage\"\nrack = \"r1\"\nduration = \"213503982334d\"",
+            ),
+            with_event(20, "[[events]]\nat = \"15h\"\nkind = \"rack_outage\"\nrack = \"r1\""),
+            "duration",
+        ),
+        (
+            "bounce",
+            with_event(
+                2,
+                "[[events]]\nat = \"10m\"\nkind = \"rolling_bounce\"\ninterval = \"106751991167d\"\ndowntime = \"1m\"",
+            ),
+            with_event(
+                2,
+                "[[events]]\nat = \"10m\"\nkind = \"rolling_bounce\"\ninterval = \"1000d\"\ndowntime = \"1m\"",
+            ),
+            "interval",
+        ),
+    ];
+    for (name, huge, equivalent, key) in cases {
+        let (run, outputs) = simulate_text(&format!("{name}-huge"), &huge);
+        match run.code {
+            Some(0) => {
+                let (expected_run, expected) =
+                    simulate_text(&format!("{name}-equivalent"), &equivalent);
+                assert_eq!(expected_run.code, Some(0), "{expected_run:?}");
+                assert_eq!(outputs, expected, "{name}");
+            }
+            Some(2) => {
+                assert_eq!(run.stderr.lines().count(), 1, "{run:?}");
+                assert!(run.stderr.contains(key), "{key} not in {run:?}");
+            }
+            _ => panic!("{name}: neither simulated nor refused: {run:?}"),
+        }
+    }
+}
+
+/// Names of the entries of `dir`, sorted.
+fn entries(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+/// A write that fails (`timeseries.csv` is a directory) leaves DIR as it
+/// was: the old summary and plots, the directory, no hidden files.
+#[test]
+fn a_failed_write_leaves_the_output_directory_as_it_was() {
+    let (_, out) = simulate("failed-write", &[], 2);
+    std::fs::remove_file(out.join("timeseries.csv")).unwrap();
+    std::fs::create_dir_all(out.join("timeseries.csv").join("inside")).unwrap();
+    let before: Vec<(String, Option<Vec<u8>>)> = entries(&out)
+        .into_iter()
+        .map(|n| {
+            let bytes = std::fs::read(out.join(&n)).ok();
+            (n, bytes)
+        })
+        .collect();
+    let file = out.with_file_name("scenario.toml");
+    // Another seed: every file would change.
+    let args = ["simulate", s(&file), "--seed", "6", "--out", s(&out)];
+    let run = smoothscale(&args, 2);
+    assert_eq!(run.code, Some(1), "{run:?}");
+    assert_eq!(run.stderr.lines().count(), 1, "{run:?}");
+    assert!(run.stderr.contains("timeseries.csv"), "{run:?}");
+    let after: Vec<(String, Option<Vec<u8>>)> = entries(&out)
+        .into_iter()
+        .map(|n| {
+            let bytes = std::fs::read(out.join(&n)).ok();
+            (n, bytes)
+        })
+        .collect();
+    assert_eq!(before, after);
+    assert!(out.join("timeseries.csv").join("inside").is_dir());
+}
+
+/// Hidden files a killed run left behind are removed by the next write.
+#[test]
+fn hidden_files_of_a_killed_run_are_cleaned_up() {
+    if !Path::new("/proc/self").exists() {
+        return; // Whether a process still runs is only known from /proc.
+    }
+    let file = scenario_file("killed", SCENARIO);
+    let out = file.with_file_name("out");
+    std::fs::create_dir_all(&out).unwrap();
+    // No process has this id (Linux's largest is 2^22).
+    std::fs::write(out.join(".summary.json.999999999.tmp"), "half").unwrap();
+    std::fs::write(out.join(".imbalance.svg.999999999.tmp"), "half").unwrap();
+    let run = smoothscale(&["simulate", s(&file), "--out", s(&out)], 2);
+    assert_eq!(run.code, Some(0), "{run:?}");
+    assert!(
+        entries(&out).iter().all(|n| !n.starts_with('.')),
+        "{:?}",
+        entries(&out)
+    );
 }

@@ -42,7 +42,7 @@ pub fn with_lags(mut client: Client, tasks: &[Task], lag: Lag) -> Client {
 pub fn run(strategy: &str, state: &ClusterState) -> Plan {
     let assignor = assignor::by_name(strategy).expect("registered strategy");
     let plan = assignor.assign(state).expect("assign succeeds");
-    if let Err(v) = validate(state, &plan) {
+    if let Err(v) = validate(state, &plan, assignor.info().claims) {
         panic!("{strategy} broke invariants: {v:?}\nplan: {plan:?}");
     }
     plan
@@ -186,7 +186,7 @@ pub fn outcome(strategy: &str, state: &ClusterState) -> Result<Plan, String> {
     let assignor = assignor::by_name(strategy).expect("registered strategy");
     match assignor.assign(state) {
         Ok(plan) => {
-            if let Err(v) = validate(state, &plan) {
+            if let Err(v) = validate(state, &plan, assignor.info().claims) {
                 panic!("{strategy} broke invariants: {v:?}\nplan: {plan:?}");
             }
             Ok(plan)

@@ -98,7 +98,7 @@ use std::fmt::Write as _;
 
 use crate::model::{ClientPlan, ClusterState, Plan, RackAwareStrategy};
 
-use super::{plan_of, task_ids, AssignError, Assignor, Claims};
+use super::{plan_of, task_ids, AssignError, Assignor, Claims, LeaveBehaviour, StrategyInfo};
 
 // ---------------------------------------------------------------------------
 // Settings
@@ -117,10 +117,10 @@ pub enum FfdSort {
 /// Heron's packing settings (samza-heron-spec §3.2), with Heron's defaults.
 ///
 /// The registered strategies use [`HeronConfig::default`]; `assign_with`
-/// takes others. A plan still names its strategy, so `validate` holds it to
-/// that strategy's claims: with no CPU padding at all, a stated total within
-/// a rounding error of a stated capacity may be judged differently there
-/// (`validate` sums in task order; the packer in placement order).
+/// takes others. Validated with the strategy's claims, a plan packed with no
+/// CPU padding at all may be judged differently where a stated total is
+/// within a rounding error of a stated capacity (`validate` sums in task
+/// order; the packer in placement order).
 #[derive(Debug, Clone, PartialEq)]
 pub struct HeronConfig {
     /// `heron.resources.instance.cpu`: the CPU of a task that states none.
@@ -172,27 +172,41 @@ impl Default for HeronConfig {
 // ---------------------------------------------------------------------------
 
 /// `heron-rr`: Heron's `RoundRobinPacking` over all clients.
+///
+/// # Examples
+/// Tasks dealt round robin over every client, and no standbys even when the
+/// configuration asks for them.
+/// ```
+/// use smoothscale::assignor::heron::HeronRoundRobin;
+/// use smoothscale::{Assignor, AssignmentConfig, Client, ClusterState, Task, TaskId};
+///
+/// let tasks = (0..6).map(|p| Task::stateful(TaskId::new(0, p), 1_000)).collect();
+/// let clients = ["a", "b", "c"].map(|id| Client::new(id, 1)).to_vec();
+/// let config = AssignmentConfig { num_standby_replicas: 1, ..AssignmentConfig::default() };
+/// let state = ClusterState::new(config, tasks, clients).unwrap();
+/// let plan = HeronRoundRobin.assign(&state).unwrap();
+/// assert!(plan.clients.values().all(|c| c.active.len() == 2 && c.standby.is_empty()));
+/// ```
 #[derive(Debug, Clone, Copy, Default)]
 pub struct HeronRoundRobin;
 
 impl HeronRoundRobin {
     /// Assigns with other settings than Heron's defaults. Never infeasible.
     pub fn assign_with(&self, state: &ClusterState, config: &HeronConfig) -> Plan {
-        round_robin::assign(state, config, self.name())
+        round_robin::assign(state, config, self.info().name)
     }
 }
 
+static RR: StrategyInfo = StrategyInfo {
+    name: "heron-rr",
+    description: "Heron's RoundRobinPacking: tasks dealt round-robin over all clients (subtopologies by stated RAM), re-packed from scratch on every change; resources reported, not enforced; no standbys",
+    claims: Claims::NONE,
+    leave: LeaveBehaviour::Immediate,
+};
+
 impl Assignor for HeronRoundRobin {
-    fn name(&self) -> &'static str {
-        "heron-rr"
-    }
-
-    fn description(&self) -> &'static str {
-        "Heron's RoundRobinPacking: tasks dealt round-robin over all clients (subtopologies by stated RAM), re-packed from scratch on every change; resources reported, not enforced; no standbys"
-    }
-
-    fn claims(&self) -> Claims {
-        Claims::default()
+    fn info(&self) -> &'static StrategyInfo {
+        &RR
     }
 
     fn assign(&self, state: &ClusterState) -> Result<Plan, AssignError> {
@@ -201,6 +215,27 @@ impl Assignor for HeronRoundRobin {
 }
 
 /// `heron-ffd`: Heron's `FirstFitDecreasingPacking`.
+///
+/// # Examples
+/// Clients of 4 CPUs and tasks of 1.5 CPU each: each client takes as many
+/// as fit (padding counted) before the next one is used, so no client is
+/// over its stated CPU.
+/// ```
+/// use smoothscale::assignor::heron::HeronFirstFitDecreasing;
+/// use smoothscale::{Assignor, AssignmentConfig, Client, ClusterState, Task, TaskId};
+///
+/// let tasks = (0..4)
+///     .map(|p| Task { cpu: Some(1.5), ..Task::stateless(TaskId::new(0, p)) })
+///     .collect();
+/// let clients = ["a", "b", "c"].map(|id| Client { cpu: Some(4.0), ..Client::new(id, 1) }).to_vec();
+/// let state = ClusterState::new(AssignmentConfig::default(), tasks, clients).unwrap();
+/// let plan = HeronFirstFitDecreasing.assign(&state).unwrap();
+/// for client in state.clients() {
+///     let cpu: f64 = plan.clients[&client.id].active.iter().map(|&t| state.task(t).unwrap().cpu.unwrap()).sum();
+///     assert!(cpu <= 4.0);
+/// }
+/// assert_eq!(plan.clients.values().map(|c| c.active.len()).sum::<usize>(), 4);
+/// ```
 #[derive(Debug, Clone, Copy, Default)]
 pub struct HeronFirstFitDecreasing;
 
@@ -211,25 +246,23 @@ impl HeronFirstFitDecreasing {
         state: &ClusterState,
         config: &HeronConfig,
     ) -> Result<Plan, AssignError> {
-        ffd::assign(state, config, self.name())
+        ffd::assign(state, config, self.info().name)
     }
 }
 
+static FFD: StrategyInfo = StrategyInfo {
+    name: "heron-ffd",
+    description: "Heron's FirstFitDecreasingPacking: tasks by RAM then CPU, each on the lowest-id client with room (capacity, padding, 10 tasks); tasks stay put on change; no standbys",
+    claims: Claims {
+        resource_capacity: true,
+        ..Claims::NONE
+    },
+    leave: LeaveBehaviour::Immediate,
+};
+
 impl Assignor for HeronFirstFitDecreasing {
-    fn name(&self) -> &'static str {
-        "heron-ffd"
-    }
-
-    fn description(&self) -> &'static str {
-        "Heron's FirstFitDecreasingPacking: tasks by RAM then CPU, each on the lowest-id client with room (capacity, padding, 10 tasks); tasks stay put on change; no standbys"
-    }
-
-    fn claims(&self) -> Claims {
-        Claims {
-            resource_capacity: true,
-            warmups_stand_in: false,
-            ..Claims::default()
-        }
+    fn info(&self) -> &'static StrategyInfo {
+        &FFD
     }
 
     fn assign(&self, state: &ClusterState) -> Result<Plan, AssignError> {
@@ -238,6 +271,25 @@ impl Assignor for HeronFirstFitDecreasing {
 }
 
 /// `heron-rcrr`: Heron's `ResourceCompliantRRPacking`.
+///
+/// # Examples
+/// Without stated resources, strict round robin: two tasks per client.
+/// When demands fit on no client, the answer is an error naming what does
+/// not fit, never a plan that breaks the capacities.
+/// ```
+/// use smoothscale::assignor::heron::HeronResourceCompliantRoundRobin;
+/// use smoothscale::{AssignError, Assignor, AssignmentConfig, Client, ClusterState, Task, TaskId};
+///
+/// let tasks: Vec<Task> = (0..4).map(|p| Task::stateless(TaskId::new(0, p))).collect();
+/// let clients = vec![Client::new("a", 1), Client::new("b", 1)];
+/// let state = ClusterState::new(AssignmentConfig::default(), tasks.clone(), clients).unwrap();
+/// let plan = HeronResourceCompliantRoundRobin.assign(&state).unwrap();
+/// assert!(plan.clients.values().all(|c| c.active.len() == 2));
+///
+/// let small = vec![Client { cpu: Some(0.5), ..Client::new("a", 1) }];
+/// let state = ClusterState::new(AssignmentConfig::default(), tasks, small).unwrap();
+/// assert!(matches!(HeronResourceCompliantRoundRobin.assign(&state), Err(AssignError::Infeasible(_))));
+/// ```
 #[derive(Debug, Clone, Copy, Default)]
 pub struct HeronResourceCompliantRoundRobin;
 
@@ -248,25 +300,23 @@ impl HeronResourceCompliantRoundRobin {
         state: &ClusterState,
         config: &HeronConfig,
     ) -> Result<Plan, AssignError> {
-        rcrr::assign(state, config, self.name())
+        rcrr::assign(state, config, self.info().name)
     }
 }
 
+static RCRR: StrategyInfo = StrategyInfo {
+    name: "heron-rcrr",
+    description: "Heron's ResourceCompliantRRPacking: strict round robin within capacity and padding, then new or orphaned tasks by flexible round robin; tasks stay put on change; no standbys",
+    claims: Claims {
+        resource_capacity: true,
+        ..Claims::NONE
+    },
+    leave: LeaveBehaviour::Immediate,
+};
+
 impl Assignor for HeronResourceCompliantRoundRobin {
-    fn name(&self) -> &'static str {
-        "heron-rcrr"
-    }
-
-    fn description(&self) -> &'static str {
-        "Heron's ResourceCompliantRRPacking: strict round robin within capacity and padding, then new or orphaned tasks by flexible round robin; tasks stay put on change; no standbys"
-    }
-
-    fn claims(&self) -> Claims {
-        Claims {
-            resource_capacity: true,
-            warmups_stand_in: false,
-            ..Claims::default()
-        }
+    fn info(&self) -> &'static StrategyInfo {
+        &RCRR
     }
 
     fn assign(&self, state: &ClusterState) -> Result<Plan, AssignError> {

@@ -76,32 +76,49 @@ use std::collections::BTreeSet;
 
 use crate::model::{ClusterState, Plan};
 
-use super::{rack, AssignError, Assignor, Claims};
+use super::{rack, AssignError, Assignor, Claims, LeaveBehaviour, StrategyInfo};
 use lags::LagIndex;
 use movement::Budget;
 use standby::StandbyPlacer;
 use work::{Load, Role, Work};
 
 /// Kafka Streams' high-availability task assignor (KIP-441).
+///
+/// # Examples
+/// Four stateful tasks on two fresh clients with one standby each: two
+/// actives per client, and every task's standby on the other client.
+/// ```
+/// use smoothscale::assignor::kip441::Kip441;
+/// use smoothscale::{Assignor, AssignmentConfig, Client, ClientId, ClusterState, Task, TaskId};
+///
+/// let tasks = (0..4).map(|p| Task::stateful(TaskId::new(0, p), 1_000)).collect();
+/// let clients = vec![Client::new("a", 1), Client::new("b", 1)];
+/// let config = AssignmentConfig { num_standby_replicas: 1, ..AssignmentConfig::default() };
+/// let state = ClusterState::new(config, tasks, clients).unwrap();
+/// let plan = Kip441.assign(&state).unwrap();
+/// let (a, b) = (&plan.clients[&ClientId::new("a")], &plan.clients[&ClientId::new("b")]);
+/// assert_eq!((a.active.len(), b.active.len()), (2, 2));
+/// assert_eq!(a.standby, b.active);
+/// assert_eq!(b.standby, a.active);
+/// ```
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Kip441;
 
+static INFO: StrategyInfo = StrategyInfo {
+    name: "kip441",
+    description: "Kafka Streams' HighAvailabilityTaskAssignor (KIP-441): balanced placement, tasks kept on caught-up clients, warm-ups and probing rebalances",
+    claims: Claims {
+        standby_count: true,
+        warmup_budget: true,
+        resource_capacity: false,
+        warmups_stand_in: false,
+    },
+    leave: LeaveBehaviour::Immediate,
+};
+
 impl Assignor for Kip441 {
-    fn name(&self) -> &'static str {
-        "kip441"
-    }
-
-    fn description(&self) -> &'static str {
-        "Kafka Streams' HighAvailabilityTaskAssignor (KIP-441): balanced placement, tasks kept on caught-up clients, warm-ups and probing rebalances"
-    }
-
-    fn claims(&self) -> Claims {
-        Claims {
-            standby_count: true,
-            warmup_budget: true,
-            resource_capacity: false,
-            warmups_stand_in: false,
-        }
+    fn info(&self) -> &'static StrategyInfo {
+        &INFO
     }
 
     fn assign(&self, state: &ClusterState) -> Result<Plan, AssignError> {
@@ -111,7 +128,7 @@ impl Assignor for Kip441 {
         } else {
             assign_tasks(state, &mut work)
         };
-        let mut plan = work.into_plan(state, self.name());
+        let mut plan = work.into_plan(state, self.info().name);
         if probing {
             plan.followup_rebalance_ms = Some(state.config().probing_rebalance_interval_ms);
         }

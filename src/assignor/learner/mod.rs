@@ -101,39 +101,56 @@ mod tests;
 use std::collections::BTreeSet;
 
 use crate::assignor::load::Load;
-use crate::assignor::optimal::weighted_share_bounds;
+use crate::assignor::share::weighted_share_bounds;
 use crate::model::{ClusterState, Plan};
 
-use super::{AssignError, Assignor, Claims};
+use super::{AssignError, Assignor, Claims, LeaveBehaviour, StrategyInfo};
 use work::{Kind, Work};
 
 /// KIP-441's first design: learner tasks, rejoin when caught up.
+///
+/// # Examples
+/// A scale-out: `a` runs all four tasks, `b` is new. `a` keeps every active
+/// for now; `b` gets learners of its share, and the plan asks for a
+/// rebalance as soon as one of them has caught up.
+/// ```
+/// use smoothscale::assignor::learner::Kip441Learner;
+/// use smoothscale::{Assignor, AssignmentConfig, Client, ClientId, ClusterState, Lag, Task, TaskId};
+///
+/// let ids: Vec<TaskId> = (0..4).map(|p| TaskId::new(0, p)).collect();
+/// let tasks = ids.iter().map(|&id| Task::stateful(id, 1_000_000)).collect();
+/// let mut a = Client::new("a", 1).with_previous_active(ids.clone());
+/// for &id in &ids {
+///     a = a.with_lag(id, Lag::Running);
+/// }
+/// let state = ClusterState::new(AssignmentConfig::default(), tasks, vec![a, Client::new("b", 1)]).unwrap();
+/// let plan = Kip441Learner.assign(&state).unwrap();
+/// let b = &plan.clients[&ClientId::new("b")];
+/// assert_eq!(plan.clients[&ClientId::new("a")].active.len(), 4);
+/// assert_eq!(b.warmup.len(), 2);
+/// assert_eq!(plan.followup_when_caught_up, b.warmup);
+/// ```
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Kip441Learner;
 
 /// The registered name.
 const NAME: &str = "kip441-learner";
 
+static INFO: StrategyInfo = StrategyInfo {
+    name: NAME,
+    description: "KIP-441's first design: learner tasks take actives over as soon as they have caught up (no probing), scale-in waits for learners",
+    claims: Claims {
+        standby_count: true,
+        warmup_budget: false,
+        resource_capacity: false,
+        warmups_stand_in: true,
+    },
+    leave: LeaveBehaviour::HandsOver,
+};
+
 impl Assignor for Kip441Learner {
-    fn name(&self) -> &'static str {
-        NAME
-    }
-
-    fn description(&self) -> &'static str {
-        "KIP-441's first design: learner tasks take actives over as soon as they have caught up (no probing), scale-in waits for learners"
-    }
-
-    fn claims(&self) -> Claims {
-        Claims {
-            standby_count: true,
-            warmup_budget: false,
-            resource_capacity: false,
-            warmups_stand_in: true,
-        }
-    }
-
-    fn hands_over_on_leave(&self) -> bool {
-        true
+    fn info(&self) -> &'static StrategyInfo {
+        &INFO
     }
 
     fn assign(&self, state: &ClusterState) -> Result<Plan, AssignError> {

@@ -1,7 +1,7 @@
 //! Unit tests of single steps; the §1.8 walkthrough, the rules and the
 //! properties are in `tests/it/learner.rs`.
 
-use crate::assignor::optimal::weighted_share_bounds;
+use crate::assignor::share::weighted_share_bounds;
 use crate::model::{AssignmentConfig, Client, ClusterState, Lag, Task, TaskId};
 
 use super::balance::balance;

@@ -57,32 +57,52 @@ mod transport;
 
 use crate::model::{Client, ClientPlan, ClusterState, Lag, Plan, Task};
 
-use super::{AssignError, Assignor, Claims};
+use super::share::share_bounds;
+use super::{AssignError, Assignor, Claims, LeaveBehaviour, StrategyInfo};
 use transport::{Row, TransportError};
 
 /// The strategy's name.
 const NAME: &str = "optimal";
 
 /// The minimum-restore-cost balanced assignment (a reference bound).
+///
+/// # Examples
+/// Each client is caught up on one task, the wrong one for a naive round
+/// robin: the plan gives each task to the client that restores nothing.
+/// ```
+/// use smoothscale::assignor::optimal::Optimal;
+/// use smoothscale::{Assignor, AssignmentConfig, Client, ClientId, ClusterState, Lag, Task, TaskId};
+///
+/// let (t0, t1) = (TaskId::new(0, 0), TaskId::new(0, 1));
+/// let tasks = vec![Task::stateful(t0, 1_000), Task::stateful(t1, 1_000)];
+/// let clients = vec![
+///     Client::new("a", 1).with_lag(t1, Lag::Running),
+///     Client::new("b", 1).with_lag(t0, Lag::Records(10)),
+/// ];
+/// let state = ClusterState::new(AssignmentConfig::default(), tasks, clients).unwrap();
+/// let plan = Optimal.assign(&state).unwrap();
+/// assert!(plan.clients[&ClientId::new("a")].active.contains(&t1));
+/// assert!(plan.clients[&ClientId::new("b")].active.contains(&t0));
+/// assert_eq!(smoothscale::metrics::distance_to_optimal(&state, &plan), Some(0));
+/// ```
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Optimal;
 
+static INFO: StrategyInfo = StrategyInfo {
+    name: NAME,
+    description: "reference bound: capacity-proportional actives and standbys placed by min-cost flow to restore the fewest records (exact)",
+    claims: Claims {
+        standby_count: true,
+        warmup_budget: true,
+        resource_capacity: false,
+        warmups_stand_in: false,
+    },
+    leave: LeaveBehaviour::Immediate,
+};
+
 impl Assignor for Optimal {
-    fn name(&self) -> &'static str {
-        NAME
-    }
-
-    fn description(&self) -> &'static str {
-        "reference bound: capacity-proportional actives and standbys placed by min-cost flow to restore the fewest records (exact)"
-    }
-
-    fn claims(&self) -> Claims {
-        Claims {
-            standby_count: true,
-            warmup_budget: true,
-            resource_capacity: false,
-            warmups_stand_in: false,
-        }
+    fn info(&self) -> &'static StrategyInfo {
+        &INFO
     }
 
     fn assign(&self, state: &ClusterState) -> Result<Plan, AssignError> {
@@ -111,50 +131,10 @@ impl Assignor for Optimal {
     }
 }
 
-/// The share rule: for `total` replicas, client `c` (in
-/// [`ClusterState::clients`] order) gets between `⌊total·k_c/K⌋` and
-/// `⌈total·k_c/K⌉`, `k_c` its capacity and `K` the clients' total capacity.
-/// Empty when there are no clients.
-pub fn share_bounds(state: &ClusterState, total: usize) -> Vec<(usize, usize)> {
-    let weights: Vec<u32> = state.clients().iter().map(|c| c.capacity).collect();
-    weighted_share_bounds(&weights, total)
-}
-
-/// [`share_bounds`] for clients of the given weights (capacities; a weight
-/// of 0 gets `(0, 0)`); empty when `weights` is.
-pub(crate) fn weighted_share_bounds(weights: &[u32], total: usize) -> Vec<(usize, usize)> {
-    let capacity: u128 = weights.iter().map(|&w| u128::from(w)).sum();
-    weights
-        .iter()
-        .map(|&w| {
-            let share = total as u128 * u128::from(w);
-            // share / capacity ≤ total; a zero total capacity gives (0, 0).
-            let lo = share / capacity.max(1);
-            let hi = share.div_ceil(capacity.max(1));
-            (lo as usize, hi as usize)
-        })
-        .collect()
-}
-
-/// Whether every client of `state` has between `⌊T·k_c/K⌋` and `⌈T·k_c/K⌉`
-/// actives in `plan` (`T` the state's tasks), the bounds `optimal` keeps.
-/// A client missing from the plan counts as having none.
-pub fn meets_active_shares(state: &ClusterState, plan: &Plan) -> bool {
-    let bounds = share_bounds(state, state.tasks().len());
-    state
-        .clients()
-        .iter()
-        .zip(bounds)
-        .all(|(client, (lo, hi))| {
-            let n = plan.clients.get(&client.id).map_or(0, |cp| cp.active.len());
-            (lo..=hi).contains(&n)
-        })
-}
-
 /// The minimum active restore cost over assignments meeting the share
 /// bounds (what [`Optimal`]'s plan restores), or `None` when there are no
 /// clients or the lags are too large for the exact solver.
-pub fn min_active_restore_cost(state: &ClusterState) -> Option<u64> {
+pub(crate) fn min_active_restore_cost(state: &ClusterState) -> Option<u64> {
     if state.clients().is_empty() {
         return None;
     }

@@ -63,6 +63,8 @@
 mod balance_subtopology;
 mod min_traffic;
 mod routes;
+#[cfg(test)]
+mod tests;
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -190,6 +192,7 @@ pub trait RackWork {
 
 /// Plain per-client sets: the simplest [`RackWork`] (tests, callers holding a
 /// plan).
+#[cfg(test)]
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Sets {
     /// Actives per client position.
@@ -198,6 +201,7 @@ pub struct Sets {
     pub standby: Vec<BTreeSet<usize>>,
 }
 
+#[cfg(test)]
 impl Sets {
     /// The plan's actives and standbys (warm-ups count as standbys) by positions in `state`.
     pub fn from_plan(state: &ClusterState, plan: &crate::model::Plan) -> Sets {
@@ -221,6 +225,7 @@ impl Sets {
     }
 }
 
+#[cfg(test)]
 impl RackWork for Sets {
     fn client_count(&self) -> usize {
         self.active.len()
@@ -443,6 +448,7 @@ pub fn tag_diversity_allows<W: RackWork>(
 
 /// Cross-rack actives: for every task, `[rack(owner) ∉ racks]`, summed
 /// (what the active optimiser minimises, before weighting).
+#[cfg(test)]
 pub fn cross_rack_actives<W: RackWork>(state: &ClusterState, work: &W) -> usize {
     (0..state.tasks().len())
         .filter(|&t| {
@@ -453,6 +459,7 @@ pub fn cross_rack_actives<W: RackWork>(state: &ClusterState, work: &W) -> usize 
 }
 
 /// Per-client counts of `tasks` active on each client (for checks).
+#[cfg(test)]
 pub fn active_counts<W: RackWork>(work: &W, tasks: &[usize]) -> BTreeMap<usize, usize> {
     let mut counts = BTreeMap::new();
     for &t in tasks {

@@ -96,30 +96,42 @@ mod tests;
 
 use crate::model::{ClientPlan, ClusterState, Plan};
 
-use super::{AssignError, Assignor, Claims};
+use super::{AssignError, Assignor, Claims, LeaveBehaviour, StrategyInfo};
 use placement::{Request, Site};
 use previous::Previous;
 
 /// Samza's `GroupByContainerCount` with host affinity and hot standbys.
+///
+/// # Examples
+/// Six tasks on three fresh clients: one container of two tasks each.
+/// ```
+/// use smoothscale::assignor::samza::Samza;
+/// use smoothscale::{Assignor, AssignmentConfig, Client, ClusterState, Task, TaskId};
+///
+/// let tasks = (0..6).map(|p| Task::stateful(TaskId::new(0, p), 1_000)).collect();
+/// let clients = ["a", "b", "c"].map(|id| Client::new(id, 1)).to_vec();
+/// let state = ClusterState::new(AssignmentConfig::default(), tasks, clients).unwrap();
+/// let plan = Samza.assign(&state).unwrap();
+/// assert!(plan.clients.values().all(|c| c.active.len() == 2));
+/// ```
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Samza;
 
+static INFO: StrategyInfo = StrategyInfo {
+    name: "samza",
+    description: "Samza-style: container-count grouping that keeps the previous mapping and moves the fewest tasks, host affinity, standby containers on other hosts; lag-unaware",
+    claims: Claims {
+        standby_count: false,
+        warmup_budget: true,
+        resource_capacity: false,
+        warmups_stand_in: false,
+    },
+    leave: LeaveBehaviour::Immediate,
+};
+
 impl Assignor for Samza {
-    fn name(&self) -> &'static str {
-        "samza"
-    }
-
-    fn description(&self) -> &'static str {
-        "Samza-style: container-count grouping that keeps the previous mapping and moves the fewest tasks, host affinity, standby containers on other hosts; lag-unaware"
-    }
-
-    fn claims(&self) -> Claims {
-        Claims {
-            standby_count: false,
-            warmup_budget: true,
-            resource_capacity: false,
-            warmups_stand_in: false,
-        }
+    fn info(&self) -> &'static StrategyInfo {
+        &INFO
     }
 
     fn assign(&self, state: &ClusterState) -> Result<Plan, AssignError> {
@@ -132,7 +144,7 @@ impl Assignor for Samza {
         }
         Ok(Plan {
             diagnostics,
-            ..super::plan_of(state, self.name(), per_client)
+            ..super::plan_of(state, self.info().name, per_client)
         })
     }
 }

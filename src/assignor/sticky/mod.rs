@@ -102,28 +102,46 @@ mod tests;
 
 use crate::model::{ClusterState, Plan};
 
-use super::{rack, AssignError, Assignor, Claims};
+use super::{rack, AssignError, Assignor, Claims, LeaveBehaviour, StrategyInfo};
 use work::{Client, Role, Task, Work};
 
 /// Kafka's legacy sticky task assignor (pre-KIP-441 default).
+///
+/// # Examples
+/// A balanced previous assignment is kept as it is.
+/// ```
+/// use smoothscale::assignor::sticky::LegacySticky;
+/// use smoothscale::{Assignor, AssignmentConfig, Client, ClusterState, Task, TaskId};
+///
+/// let ids: Vec<TaskId> = (0..4).map(|p| TaskId::new(0, p)).collect();
+/// let tasks = ids.iter().map(|&id| Task::stateful(id, 1_000)).collect();
+/// let clients = vec![
+///     Client::new("a", 1).with_previous_active([ids[0], ids[3]]),
+///     Client::new("b", 1).with_previous_active([ids[1], ids[2]]),
+/// ];
+/// let state = ClusterState::new(AssignmentConfig::default(), tasks, clients).unwrap();
+/// let plan = LegacySticky.assign(&state).unwrap();
+/// for client in state.clients() {
+///     assert_eq!(plan.clients[&client.id].active, client.previous_active);
+/// }
+/// ```
 #[derive(Debug, Clone, Copy, Default)]
 pub struct LegacySticky;
 
+static STICKY: StrategyInfo = StrategyInfo {
+    name: "sticky",
+    description: "Kafka's legacy sticky assignor (pre-KIP-441): previous owners first within a per-thread quota, then least loaded by capacity; state-unaware",
+    claims: CLAIMS,
+    leave: LeaveBehaviour::Immediate,
+};
+
 impl Assignor for LegacySticky {
-    fn name(&self) -> &'static str {
-        "sticky"
-    }
-
-    fn description(&self) -> &'static str {
-        "Kafka's legacy sticky assignor (pre-KIP-441): previous owners first within a per-thread quota, then least loaded by capacity; state-unaware"
-    }
-
-    fn claims(&self) -> Claims {
-        CLAIMS
+    fn info(&self) -> &'static StrategyInfo {
+        &STICKY
     }
 
     fn assign(&self, state: &ClusterState) -> Result<Plan, AssignError> {
-        let mut plan = run(state, self.name(), false);
+        let mut plan = run(state, self.info().name, false);
         plan.diagnostics
             .extend(super::rack_awareness_diagnostic(state));
         Ok(plan)
@@ -131,24 +149,40 @@ impl Assignor for LegacySticky {
 }
 
 /// Kafka's fallback-prior assignor: legacy sticky that keeps every previous active.
+///
+/// # Examples
+/// `a` ran every task and `b` is new: `a` keeps them all, however
+/// unbalanced, and the plan asks for a probing rebalance.
+/// ```
+/// use smoothscale::assignor::sticky::FallbackPrior;
+/// use smoothscale::{Assignor, AssignmentConfig, Client, ClientId, ClusterState, Task, TaskId};
+///
+/// let ids: Vec<TaskId> = (0..4).map(|p| TaskId::new(0, p)).collect();
+/// let tasks = ids.iter().map(|&id| Task::stateful(id, 1_000)).collect();
+/// let clients = vec![Client::new("a", 1).with_previous_active(ids.clone()), Client::new("b", 1)];
+/// let state = ClusterState::new(AssignmentConfig::default(), tasks, clients).unwrap();
+/// let plan = FallbackPrior.assign(&state).unwrap();
+/// assert_eq!(plan.clients[&ClientId::new("a")].active.len(), 4);
+/// assert!(plan.clients[&ClientId::new("b")].active.is_empty());
+/// assert_eq!(plan.followup_rebalance_ms, Some(state.config().probing_rebalance_interval_ms));
+/// ```
 #[derive(Debug, Clone, Copy, Default)]
 pub struct FallbackPrior;
 
+static FALLBACK_PRIOR: StrategyInfo = StrategyInfo {
+    name: "fallback-prior",
+    description: "Kafka's FallbackPriorTaskAssignor: legacy sticky keeping every previous active regardless of balance, always asking for a probing rebalance",
+    claims: CLAIMS,
+    leave: LeaveBehaviour::Immediate,
+};
+
 impl Assignor for FallbackPrior {
-    fn name(&self) -> &'static str {
-        "fallback-prior"
-    }
-
-    fn description(&self) -> &'static str {
-        "Kafka's FallbackPriorTaskAssignor: legacy sticky keeping every previous active regardless of balance, always asking for a probing rebalance"
-    }
-
-    fn claims(&self) -> Claims {
-        CLAIMS
+    fn info(&self) -> &'static StrategyInfo {
+        &FALLBACK_PRIOR
     }
 
     fn assign(&self, state: &ClusterState) -> Result<Plan, AssignError> {
-        let mut plan = run(state, self.name(), true);
+        let mut plan = run(state, self.info().name, true);
         plan.followup_rebalance_ms = Some(state.config().probing_rebalance_interval_ms);
         Ok(plan)
     }

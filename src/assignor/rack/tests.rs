@@ -1,6 +1,7 @@
-//! KIP-925 rack-aware optimisation in `kip441` and `sticky` (kip441-spec
-//! §2.10, §3.2 rows 23–24): enabling conditions, cross-rack traffic, counts,
-//! zero traffic cost, subtopology caps, standby tag diversity.
+//! KIP-925 rack-aware optimisation in `kip441` and `sticky` (Kafka's
+//! `RackAwareTaskAssignor`): enabling conditions, cross-rack traffic, counts,
+//! zero traffic cost, subtopology caps, standby tag diversity. Unit tests:
+//! the rack machinery is crate-private.
 //!
 //! The traffic property is stated where it holds. The optimisers never
 //! raise the cross-rack traffic of the placement they are given; in
@@ -13,12 +14,64 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use proptest::prelude::*;
 use proptest::sample::subsequence;
-use smoothscale::assignor::rack::{self, Costs, RackWork, Sets};
-use smoothscale::{
+
+use crate::assignor::rack::{self, Costs, RackWork, Sets};
+use crate::model::{
     AssignmentConfig, Client, ClusterState, Lag, Plan, RackAwareStrategy, Task, TaskId,
 };
 
-use crate::support;
+/// The few integration-test helpers these tests use, inside the crate.
+mod support {
+    use crate::assignor;
+    use crate::model::{AssignmentConfig, Client, ClusterState, Lag, Plan, Task};
+    use crate::validate::validate;
+
+    /// A checked state; panics with the input error if the test built a bad one.
+    pub fn state(config: AssignmentConfig, tasks: Vec<Task>, clients: Vec<Client>) -> ClusterState {
+        ClusterState::new(config, tasks, clients).unwrap_or_else(|e| panic!("bad test state: {e}"))
+    }
+
+    /// A client reporting `lag` for every task in `tasks`.
+    pub fn with_lags(mut client: Client, tasks: &[Task], lag: Lag) -> Client {
+        for task in tasks {
+            client.lags.insert(task.id, lag);
+        }
+        client
+    }
+
+    /// Runs `strategy` on `state`, asserts `validate` holds, returns the plan.
+    pub fn run(strategy: &str, state: &ClusterState) -> Plan {
+        let assignor = assignor::by_name(strategy).expect("registered strategy");
+        let plan = assignor.assign(state).expect("assign succeeds");
+        if let Err(v) = validate(state, &plan, assignor.info().claims) {
+            panic!("{strategy} broke invariants: {v:?}\nplan: {plan:?}");
+        }
+        plan
+    }
+
+    /// Runs kip441 with `validate`.
+    pub fn kip441(state: &ClusterState) -> Plan {
+        run("kip441", state)
+    }
+
+    /// As the integration tests' settings: `SMOOTHSCALE_PROPTEST_CASES`
+    /// cases (default 256), failures printed, not persisted.
+    pub fn proptest_config() -> proptest::prelude::ProptestConfig {
+        let cases = std::env::var("SMOOTHSCALE_PROPTEST_CASES")
+            .ok()
+            .map(|v| {
+                v.trim().parse().unwrap_or_else(|_| {
+                    panic!("SMOOTHSCALE_PROPTEST_CASES must be a number, got {v:?}")
+                })
+            })
+            .unwrap_or(256);
+        proptest::prelude::ProptestConfig {
+            cases,
+            failure_persistence: None,
+            ..proptest::prelude::ProptestConfig::default()
+        }
+    }
+}
 
 const RACKS: &[&str] = &["r0", "r1", "r2"];
 

@@ -1,7 +1,10 @@
-//! The four SVG line charts `simulate` writes (DESIGN §5, "Time series for the
-//! plots"): available tasks, restoring tasks, imbalance and cumulative
-//! restored records over simulated time, one line per strategy, a legend,
-//! both axes labelled with their units and ticked.
+//! The four SVG line charts `simulate` writes from the runs' time series
+//! (`RunResult::samples`): available tasks, restoring tasks, imbalance and
+//! cumulative restored records over simulated time, one line per strategy,
+//! a legend, both axes labelled with their units and ticked.
+//!
+//! To look at them, run `smoothscale simulate simulations/scale-out.toml
+//! --out target/plot-preview` and open the SVG files.
 //!
 //! # No system fonts
 //!
@@ -24,11 +27,12 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use super::{RunResult, Sample};
+use smoothscale::sim::report::{TimeSeries, TIME_SERIES};
+use smoothscale::sim::{RunResult, Sample};
 
 /// One chart: the file it goes to and its SVG text.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Plot {
+pub(crate) struct Plot {
     /// File name inside the output directory (`availability.svg`).
     pub file_name: &'static str,
     /// The SVG document.
@@ -38,7 +42,7 @@ pub struct Plot {
 /// A plotting failure (plotters' errors carry no data we could use).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("cannot draw {file_name}: {message}")]
-pub struct PlotError {
+pub(crate) struct PlotError {
     /// The chart.
     pub file_name: &'static str,
     /// What plotters said.
@@ -69,65 +73,25 @@ const PALETTE: [RGBColor; 10] = [
 /// pixels, so that strategies whose lines coincide all stay visible.
 const DASHES: [Option<(u32, u32)>; 4] = [None, Some((10, 5)), Some((3, 4)), Some((6, 3))];
 
-/// What one chart shows.
-struct Series {
-    file_name: &'static str,
-    title: &'static str,
-    /// The y axis label, unit in parentheses.
-    y_label: &'static str,
-    value: fn(&Sample) -> f64,
-}
-
-const SERIES: [Series; 4] = [
-    Series {
-        file_name: "availability.svg",
-        title: "available tasks",
-        y_label: "tasks with a running active (tasks)",
-        value: |s| s.available_tasks as f64,
-    },
-    Series {
-        file_name: "restoring_tasks.svg",
-        title: "restoring tasks",
-        y_label: "stateful actives restoring (tasks)",
-        value: |s| s.restoring_tasks as f64,
-    },
-    Series {
-        file_name: "imbalance.svg",
-        title: "imbalance",
-        y_label: "max - min active tasks per thread (tasks/thread)",
-        value: |s| s.imbalance_milli as f64 / 1000.0,
-    },
-    Series {
-        file_name: "restored_records.svg",
-        title: "cumulative restored records",
-        y_label: "records restored so far",
-        value: |s| s.restored_records as f64,
-    },
-];
-
-/// The chart files, in this order.
-pub const PLOT_FILES: [&str; 4] = [
-    SERIES[0].file_name,
-    SERIES[1].file_name,
-    SERIES[2].file_name,
-    SERIES[3].file_name,
+/// The chart files, one per entry of the library's [`TIME_SERIES`], in
+/// that order.
+pub(crate) const PLOT_FILES: [&str; 4] = [
+    "availability.svg",
+    "restoring_tasks.svg",
+    "imbalance.svg",
+    "restored_records.svg",
 ];
 
 /// Draws the four charts for `results` (strategies in run order, the
 /// legend in the same order). Runs without samples draw no line.
-pub fn plots(scenario: &str, results: &[RunResult]) -> Result<Vec<Plot>, PlotError> {
-    SERIES
+pub(crate) fn plots(scenario: &str, results: &[RunResult]) -> Result<Vec<Plot>, PlotError> {
+    TIME_SERIES
         .iter()
-        .map(|series| {
+        .zip(PLOT_FILES)
+        .map(|(series, file_name)| {
             chart(scenario, series, results)
-                .map(|svg| Plot {
-                    file_name: series.file_name,
-                    svg,
-                })
-                .map_err(|message| PlotError {
-                    file_name: series.file_name,
-                    message,
-                })
+                .map(|svg| Plot { file_name, svg })
+                .map_err(|message| PlotError { file_name, message })
         })
         .collect()
 }
@@ -137,7 +101,7 @@ fn time_axis(results: &[RunResult]) -> (f64, &'static str, f64) {
     let last_ms = results
         .iter()
         .flat_map(|r| r.samples.last())
-        .map(|s| s.t_ms)
+        .map(|s| s.t_ms.get())
         .max()
         .unwrap_or(0);
     let (unit_ms, label) = if last_ms >= 2 * 3_600_000 {
@@ -188,17 +152,23 @@ fn tick_decimals(span: f64, ticks: usize) -> usize {
     usize::try_from(-finest).unwrap_or(0)
 }
 
-fn chart(scenario: &str, series: &Series, results: &[RunResult]) -> Result<String, String> {
+/// The value of `sample` in `series`, as a float for drawing.
+fn value(series: &TimeSeries, sample: &Sample) -> f64 {
+    (series.value)(sample).to_f64()
+}
+
+fn chart(scenario: &str, series: &TimeSeries, results: &[RunResult]) -> Result<String, String> {
     let (unit_ms, x_label, x_end) = time_axis(results);
     let raw_max = results
         .iter()
-        .flat_map(|r| r.samples.iter().map(series.value))
+        .flat_map(|r| r.samples.iter().map(|s| value(series, s)))
         .fold(0.0, f64::max);
-    let (divisor, y_label) = if series.file_name == "restored_records.svg" {
+    // Records count in thousands, millions or billions on the axis.
+    let (divisor, y_label) = if series.unit.is_empty() {
         let (divisor, name) = magnitude(raw_max);
-        (divisor, format!("{} ({name})", series.y_label))
+        (divisor, format!("{} ({name})", series.label))
     } else {
-        (1.0, series.y_label.to_string())
+        (1.0, format!("{} ({})", series.label, series.unit))
     };
     let y_end = if raw_max > 0.0 {
         raw_max / divisor * 1.05
@@ -241,7 +211,7 @@ fn chart(scenario: &str, series: &Series, results: &[RunResult]) -> Result<Strin
             let points = result
                 .samples
                 .iter()
-                .map(|s| (s.t_ms as f64 / unit_ms, (series.value)(s) / divisor));
+                .map(|s| (s.t_ms.get() as f64 / unit_ms, value(series, s) / divisor));
             chart
                 .draw_series(LineSeries::new(points, color.stroke_width(2)))
                 .map_err(|e| e.to_string())?;
@@ -309,7 +279,7 @@ fn legend<DB: DrawingBackend>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sim::{Outcome, RunMetrics};
+    use smoothscale::sim::{Millis, Outcome, Records, RunMetrics, SimTime};
 
     fn run(name: &str, slope: u64, points: u64, every_ms: u64) -> RunResult {
         RunResult {
@@ -317,16 +287,16 @@ mod tests {
             metrics: RunMetrics::default(),
             samples: (0..points)
                 .map(|i| Sample {
-                    t_ms: i * every_ms,
+                    t_ms: SimTime::new(i * every_ms),
                     available_tasks: 48 - (i * slope) % 7,
                     restoring_tasks: (i * slope) % 7,
                     imbalance_milli: (i % 3) * 500,
-                    restored_records: i * slope * 1_000_000,
+                    restored_records: Records::new(i * slope * 1_000_000),
                 })
                 .collect(),
             outcome: Outcome::Completed,
             stateful_tasks: 24,
-            covered_ms: points * every_ms,
+            covered_ms: Millis::new(points * every_ms),
         }
     }
 
@@ -405,17 +375,5 @@ mod tests {
         assert_eq!(magnitude(5e6).1, "millions");
         assert_eq!(magnitude(5e4).1, "thousands");
         assert_eq!(magnitude(500.0).1, "records");
-    }
-
-    /// Writes the sample charts to `target/plot-preview/` to look at by eye
-    /// (`cargo test --lib plot -- --ignored`).
-    #[test]
-    #[ignore]
-    fn preview() {
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/plot-preview");
-        std::fs::create_dir_all(&dir).unwrap();
-        for plot in plots("scale-out", &sample_runs()).unwrap() {
-            std::fs::write(dir.join(plot.file_name), plot.svg).unwrap();
-        }
     }
 }

@@ -1,0 +1,272 @@
+//! The tables `simulate` and `sweep` print: the headline metrics, one column
+//! each with its unit, laid out for a terminal.
+
+use std::fmt::Write as _;
+
+use smoothscale::model::one_line;
+use smoothscale::sim::report::{flat_metrics, Fixed};
+use smoothscale::sim::sweep::StrategySweep;
+use smoothscale::sim::{Outcome, RunResult};
+
+use super::outputs::{RunInfo, SweepInfo, VERSION};
+
+/// A headline column of the tables: the flat metric it shows, its name and its unit.
+pub(crate) struct Headline {
+    /// Key in [`flat_metrics`].
+    pub key: &'static str,
+    /// Column title.
+    pub title: &'static str,
+    /// Unit, shown in parentheses under the title.
+    pub unit: &'static str,
+}
+
+/// The metrics the tables show, in column order.
+pub(crate) const HEADLINES: &[Headline] = &[
+    Headline {
+        key: "unavailable_task_s.total",
+        title: "unavailable",
+        unit: "task-s",
+    },
+    Headline {
+        key: "max_outage_s",
+        title: "max outage",
+        unit: "s",
+    },
+    Headline {
+        key: "restored_records.total",
+        title: "restored",
+        unit: "records",
+    },
+    Headline {
+        key: "active_moves",
+        title: "active moves",
+        unit: "tasks",
+    },
+    Headline {
+        key: "standby_moves",
+        title: "standby moves",
+        unit: "replicas",
+    },
+    Headline {
+        key: "rebalances.total",
+        title: "rebalances",
+        unit: "count",
+    },
+    Headline {
+        key: "time_to_converge_s",
+        title: "converge",
+        unit: "s",
+    },
+    Headline {
+        key: "imbalance.time_weighted",
+        title: "imbalance",
+        unit: "tasks/thread",
+    },
+    Headline {
+        key: "standby_coverage",
+        title: "standby cover",
+        unit: "share",
+    },
+    Headline {
+        key: "cross_rack_records",
+        title: "cross-rack",
+        unit: "records",
+    },
+];
+
+/// A table cell for an optional value: `-` for null.
+fn cell(value: Option<Fixed>) -> String {
+    value.map_or_else(|| "-".to_string(), |v| v.to_string())
+}
+
+/// Lays out rows of cells in columns: the first `left` columns left-aligned,
+/// the others right-aligned, two spaces apart, no trailing spaces.
+fn layout(rows: &[Vec<String>], left: usize) -> String {
+    let columns = rows.iter().map(Vec::len).max().unwrap_or(0);
+    let widths: Vec<usize> = (0..columns)
+        .map(|c| {
+            rows.iter()
+                .filter_map(|r| r.get(c))
+                .map(|s| s.chars().count())
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    let mut out = String::new();
+    for row in rows {
+        let mut line = String::new();
+        for (c, text) in row.iter().enumerate() {
+            if c > 0 {
+                line.push_str("  ");
+            }
+            let pad = widths[c] - text.chars().count();
+            if c < left {
+                line.push_str(text);
+                line.push_str(&" ".repeat(pad));
+            } else {
+                line.push_str(&" ".repeat(pad));
+                line.push_str(text);
+            }
+        }
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    out
+}
+
+/// The comparison table printed by `simulate`: one row per strategy (run
+/// order), the headline metrics with their units under the titles, the
+/// outcome last; a line per infeasible run with the strategy's message.
+pub(crate) fn comparison_table(info: &RunInfo, results: &[RunResult]) -> String {
+    let mut rows = vec![
+        std::iter::once("strategy".to_string())
+            .chain(HEADLINES.iter().map(|h| h.title.to_string()))
+            .chain(std::iter::once("outcome".to_string()))
+            .collect::<Vec<_>>(),
+        std::iter::once(String::new())
+            .chain(HEADLINES.iter().map(|h| format!("({})", h.unit)))
+            .chain(std::iter::once(String::new()))
+            .collect(),
+    ];
+    for result in results {
+        let flat = flat_metrics(result, info.standbys_asked);
+        let mut row = vec![result.strategy.clone()];
+        for h in HEADLINES {
+            let value = flat.iter().find(|(k, _)| k == h.key).and_then(|(_, v)| *v);
+            row.push(cell(value));
+        }
+        row.push(match &result.outcome {
+            Outcome::Completed => "completed".to_string(),
+            Outcome::Infeasible { at_ms, .. } => {
+                format!("infeasible at {} s", Fixed::at(*at_ms))
+            }
+        });
+        rows.push(row);
+    }
+    let mut out = format!(
+        "scenario {} (seed {}, smoothscale {})\n",
+        info.scenario, info.seed, VERSION
+    );
+    out.push_str(&layout(&rows, 1));
+    for result in results {
+        if let Outcome::Infeasible { at_ms, message } = &result.outcome {
+            let _ = writeln!(
+                out,
+                "{} stopped at {} s: {}",
+                result.strategy,
+                Fixed::at(*at_ms),
+                one_line(message)
+            );
+        }
+    }
+    out
+}
+
+/// The table `sweep` prints: per strategy, one row per headline metric with
+/// its unit, then n, mean, p50, p95 and max over the completed runs.
+pub(crate) fn sweep_table(info: &SweepInfo, sweep: &[StrategySweep]) -> String {
+    let mut rows = vec![[
+        "strategy", "metric", "unit", "n", "mean", "p50", "p95", "max",
+    ]
+    .map(String::from)
+    .to_vec()];
+    for s in sweep {
+        for h in HEADLINES {
+            let Some((_, st)) = s.metrics.iter().find(|(k, _)| k == h.key) else {
+                continue;
+            };
+            rows.push(vec![
+                s.strategy.clone(),
+                h.title.to_string(),
+                h.unit.to_string(),
+                st.n.to_string(),
+                cell(st.mean),
+                cell(st.p50),
+                cell(st.p95),
+                cell(st.max),
+            ]);
+        }
+    }
+    let mut out = format!(
+        "scenario {} (seeds {}, smoothscale {})\n",
+        info.scenario, info.seeds, VERSION
+    );
+    out.push_str(&layout(&rows, 3));
+    for s in sweep.iter().filter(|s| !s.infeasible_seeds.is_empty()) {
+        let seeds: Vec<String> = s.infeasible_seeds.iter().map(u64::to_string).collect();
+        let _ = writeln!(
+            out,
+            "{}: {} of {} runs stopped as infeasible (seeds {}); statistics cover the others",
+            s.strategy,
+            s.infeasible_seeds.len(),
+            s.runs,
+            seeds.join(", ")
+        );
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cli::outputs::fixtures::{completed, infeasible, info, sample_sweep, sweep_info};
+
+    #[test]
+    fn comparison_table_aligns_columns_with_units() {
+        let text = comparison_table(&info(), &[completed(), infeasible()]);
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(
+            lines[0],
+            format!("scenario tiny (seed 7, smoothscale {VERSION})")
+        );
+        assert!(lines[1].starts_with("strategy  unavailable"), "{text}");
+        assert!(lines[2].contains("(task-s)") && lines[2].contains("(tasks/thread)"));
+        assert!(lines[3].starts_with("kip441  "), "{text}");
+        assert!(lines[3].contains("12.350") && lines[3].ends_with("completed"));
+        assert!(lines[4].starts_with("heron-rr"), "{text}");
+        assert!(lines[4].ends_with("infeasible at 1.500 s"), "{text}");
+        assert_eq!(
+            lines[5],
+            "heron-rr stopped at 1.500 s: task 0_1 \"fits\" nowhere"
+        );
+        // Every table line has the same column starts: the header's titles
+        // end where the values end (right-aligned numbers).
+        let end = |line: &str, needle: &str| line.find(needle).unwrap() + needle.len();
+        assert_eq!(end(lines[1], "unavailable"), end(lines[3], "12.350"));
+        assert_eq!(end(lines[2], "(task-s)"), end(lines[4], "0.000"));
+    }
+
+    #[test]
+    fn layout_pads_and_trims() {
+        let rows = vec![
+            vec!["a".to_string(), "1".to_string(), String::new()],
+            vec!["bbb".to_string(), "22".to_string(), String::new()],
+        ];
+        assert_eq!(layout(&rows, 1), "a     1\nbbb  22\n");
+    }
+
+    #[test]
+    fn sweep_table_rows_per_strategy_and_headline() {
+        let table = sweep_table(&sweep_info(), &sample_sweep());
+        let lines: Vec<&str> = table.lines().collect();
+        assert_eq!(
+            lines[0],
+            format!("scenario tiny (seeds 1..4, smoothscale {VERSION})")
+        );
+        assert!(lines[1].starts_with("strategy  metric"), "{table}");
+        assert!(lines[2].starts_with("kip441    unavailable"), "{table}");
+        assert_eq!(lines.len(), 2 + 2 * HEADLINES.len() + 1, "{table}");
+        assert_eq!(
+            *lines.last().unwrap(),
+            "heron-rr: 1 of 3 runs stopped as infeasible (seeds 1); statistics cover the others"
+        );
+    }
+
+    #[test]
+    fn every_headline_is_a_flat_metric() {
+        let flat = flat_metrics(&completed(), true);
+        for h in HEADLINES {
+            assert!(flat.iter().any(|(k, _)| k == h.key), "{}", h.key);
+        }
+    }
+}
