@@ -1,5 +1,5 @@
 //! Criterion benchmarks of `kip441` on the shapes of Kafka's scale test
-//! (kip441-spec §3.5) and the 10,000 × 1,000 shape of issue 6.
+//! (docs/algorithms.md#kafkas-scale-test) and the 10,000 × 1,000 shape of issue 6.
 //!
 //! Each shape is timed twice: `cold` (no previous assignment, no lags) and
 //! `steady` (the cold plan fed back as the previous assignment, as Kafka's

@@ -5,7 +5,7 @@
 //! A [`Spec`] says how big the cluster is and what history it has; the seed
 //! draws everything random from one ChaCha8 generator, so a spec and a seed
 //! always give the same state. The [`presets`] are the shapes of Kafka's
-//! assignor scale test (kip441-spec §3.5) that issue 6 times, and a larger
+//! assignor scale test (docs/algorithms.md#kafkas-scale-test) that issue 6 times, and a larger
 //! one.
 
 use rand::seq::index::sample;

@@ -42,7 +42,8 @@ fn temp_file(name: &str, contents: &[u8]) -> PathBuf {
     path
 }
 
-/// The wire format's example input (docs/wire-format.md), verbatim.
+/// The example input of docs/wire-format.md#input without task `0_1`: client
+/// `a` still reports a lag for `0_1`, so this input is refused.
 const WIRE_EXAMPLE: &str = r#"{
   "config": { "num_standby_replicas": 1, "acceptable_recovery_lag": 10000,
               "max_warmup_replicas": 2, "probing_rebalance_interval_ms": 600000 },
@@ -57,9 +58,10 @@ const WIRE_EXAMPLE: &str = r#"{
   ]
 }"#;
 
-/// The example input with task `0_1` declared: the example reports a lag for
-/// `0_1` (and its sample plan warms it up) without listing it among the tasks,
-/// and a lag of an unknown task is an error (README, "Input").
+/// `WIRE_EXAMPLE` with task `0_1` declared, as the example of
+/// docs/wire-format.md#input declares it (end offset 500 000 here): without it
+/// the lag reported for `0_1` names an unknown task, which is an error
+/// (docs/wire-format.md#consistency-rules).
 fn wire_example() -> String {
     WIRE_EXAMPLE.replace(
         r#"{ "id": "1_0", "stateful": false }"#,
@@ -333,7 +335,7 @@ fn bad_input_rows() -> Vec<Bad> {
             &["clients[1].lags.7_7", "unknown task"],
         ),
         bad(
-            "the example verbatim: lag of undeclared 0_1",
+            "the example without 0_1: lag of undeclared 0_1",
             WIRE_EXAMPLE,
             &["clients[0].lags.0_1", "unknown task 0_1"],
         ),
@@ -790,7 +792,7 @@ fn plan_lists_clients_by_id_and_tasks_by_subtopology_then_partition() {
 
 #[test]
 fn stdin_dash_and_file_give_identical_output() {
-    for (name, input) in [("design", wire_example()), ("unsorted", unsorted_state())] {
+    for (name, input) in [("wire", wire_example()), ("unsorted", unsorted_state())] {
         let path = temp_file(&format!("{name}.json"), input.as_bytes());
         let path = path.to_str().unwrap();
         let from_stdin = assign_ok(&["assign"], &input);

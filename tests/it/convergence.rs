@@ -1,4 +1,5 @@
-//! Kafka's `TaskAssignorConvergenceTest` (kip441-spec §3.4) for `kip441`,
+//! Kafka's `TaskAssignorConvergenceTest`
+//! (docs/algorithms.md#kafkas-convergence-test) for `kip441`,
 //! and its random scenarios for `kip441-learner` (a follow-up of either kind
 //! counts; the learner's plans are checked for validity and active balance).
 //!
@@ -12,9 +13,10 @@
 //! plan asks for a follow-up, up to a limit.
 //!
 //! Reading of `initializeCluster(numStateless, numStateful, …, partitions)`
-//! (§3.4, and Kafka's test source): the two counts are numbers of *tasks*;
-//! stateless subtopologies come first, then stateful ones, each subtopology
-//! taking `min(remaining, partitions())` partitions. So "7 stateless + 11
+//! (docs/algorithms.md#kafkas-convergence-test, and Kafka's test source): the
+//! two counts are numbers of *tasks*; stateless subtopologies come first, then
+//! stateful ones, each subtopology taking `min(remaining, partitions())`
+//! partitions. So "7 stateless + 11
 //! stateful, 5 partitions" is subtopologies 0 (5 stateless), 1 (2 stateless),
 //! 2 (5 stateful), 3 (5 stateful), 4 (1 stateful), and `S` in the bounds
 //! `⌊S/W⌋ + 1`, `⌊S/W⌋ + 2` and `2(S + S·R)` is the number of stateful tasks
@@ -23,7 +25,7 @@
 //! After every convergence: `validate` holds with no warm-up left, and the
 //! plan is balanced as Kafka's `assertBalancedActiveAssignment`,
 //! `assertBalancedStatefulAssignment` and the subtopology skew report (≤ 1)
-//! require (§3.1).
+//! require (docs/algorithms.md#kafkas-assertion-helpers).
 //!
 //! The random scenarios run seeds `0..N`, N from `SMOOTHSCALE_CONVERGENCE_SEEDS`
 //! (default 1000); `SMOOTHSCALE_CONVERGENCE_SEED=k` replays seed k alone. A
@@ -265,7 +267,8 @@ impl Harness {
 
     /// Kafka's `verifyValidAssignment` (no warm-up slack) and
     /// `verifyBalancedAssignment` (active and stateful balance per thread,
-    /// subtopology skew ≤ 1) on the last plan, with the shared §3.1 helpers.
+    /// subtopology skew ≤ 1) on the last plan, with the shared helpers
+    /// (docs/algorithms.md#kafkas-assertion-helpers).
     fn verify(&self) -> Result<(), String> {
         let (state, plan) = self.last.as_ref().expect("a rebalance ran");
         let warmups = plan.warmup_count();

@@ -1,10 +1,13 @@
 //! Heron-style packing: `heron-rr`, `heron-ffd`, `heron-rcrr`
-//! (samza-heron-spec §3, §4.3, §4.7).
+//! (docs/algorithms.md#heron, docs/algorithms.md#heron-port-notes,
+//! docs/algorithms.md#heron-worked-examples).
 //!
-//! Worked vectors, table-driven: §3.3's round-robin vector (components
-//! `exclaim` and `word` are subtopologies 0 and 1), §3.5's 20 default
-//! instances (9, 9, 2 under FFD), §4.7's H1/H2/H3 examples (20 tasks on 3
-//! clients, then 3 more), client loss, survivors that no longer fit,
+//! Worked vectors, table-driven: Heron's RR test vector
+//! (docs/algorithms.md#heron-rr; components `exclaim` and `word` are
+//! subtopologies 0 and 1), the 20 default instances of
+//! docs/algorithms.md#heron-ffd (9, 9, 2 under FFD), the worked examples of
+//! docs/algorithms.md#heron-worked-examples (20 tasks on 3 clients, then 3
+//! more), client loss, survivors that no longer fit,
 //! standbys left unassigned, infeasible inputs (an `Infeasible` error naming
 //! the task) and the CLI's exit 2 on one.
 //!
@@ -125,7 +128,8 @@ fn owners(plan: &Plan) -> BTreeMap<TaskId, String> {
 // Worked vectors
 // ---------------------------------------------------------------------------
 
-/// §3.3: exclaim (p = 2) and word (p = 3) on 2 containers; FFD packs all five
+/// Heron's RR test (docs/algorithms.md#heron-rr): exclaim (p = 2) and word
+/// (p = 3) on 2 containers; FFD packs all five
 /// into the first client.
 #[test]
 fn spec_round_robin_vector() {
@@ -173,7 +177,8 @@ fn spec_round_robin_vector() {
     );
 }
 
-/// §3.5 and §4.7: 20 default tasks. FFD fills 9 per client (10 CPU − 1
+/// docs/algorithms.md#heron-ffd and docs/algorithms.md#heron-worked-examples:
+/// 20 default tasks. FFD fills 9 per client (10 CPU − 1
 /// padding); RR and RCRR deal 7, 7, 6.
 #[test]
 fn twenty_default_tasks() {
@@ -196,9 +201,9 @@ fn twenty_default_tasks() {
     assert_eq!(actives(&plan, "c3"), ["0_18", "0_19"]);
 }
 
-/// §4.7: then add 3 tasks. H3 (FFD) fills the hole in client 3 → 9, 9, 5;
-/// H2 (RCRR) deals one each from client 1 → 8, 8, 7; H1 (RR) re-deals
-/// → 8, 8, 7. With one subtopology, every first task keeps its client.
+/// docs/algorithms.md#heron-worked-examples: then add 3 tasks. FFD fills the
+/// hole in client 3 → 9, 9, 5; RCRR deals one each from client 1 → 8, 8, 7;
+/// RR re-deals → 8, 8, 7. With one subtopology, every first task keeps its client.
 #[test]
 fn adding_three_tasks() {
     let ids = ["c1", "c2", "c3"];
@@ -225,7 +230,7 @@ fn adding_three_tasks() {
 }
 
 /// RR re-deals from scratch: growing an early subtopology shifts every task
-/// dealt after it (§3.3 "Disruption"); RCRR and FFD move nothing.
+/// dealt after it (RR repack, docs/algorithms.md#heron-rr); RCRR and FFD move nothing.
 #[test]
 fn round_robin_repack_shifts_later_subtopologies() {
     let ids = ["a", "b"];

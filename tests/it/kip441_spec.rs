@@ -1,21 +1,27 @@
-//! Kafka's `HighAvailabilityTaskAssignorTest` (kip441-spec §3.2, rows 1–24),
-//! the lag rules of §1.3, and the standby-assignor behaviour of §2.9/§3.3 that
-//! can be reached through the public `kip441` assignor. Scenarios that need a
+//! Kafka's `HighAvailabilityTaskAssignorTest`
+//! (docs/algorithms.md#kafkas-ha-assignor-test, rows 1–24), the lag rules
+//! (docs/algorithms.md#lags-and-caught-up), and the standby-assignor behaviour
+//! (docs/algorithms.md#kip441-standbys and docs/algorithms.md#kafkas-unit-tests)
+//! that can be reached through the public `kip441` assignor. Scenarios that need a
 //! hand-made intermediate placement (`TaskMovementTest`, the priority set, the
 //! tag-aware assignor on fixed actives) are unit tests in
 //! `src/assignor/kip441/tests.rs`.
 //!
 //! Kafka runs every row under three rack strategies: `none`, `min_traffic` and
-//! `balance_subtopology`. KIP-925 rack-aware optimisation is not implemented
-//! yet, so only the `none` parameterisation is ported; the `min_traffic` and
-//! `balance_subtopology` variants (and row 24's "same as rack-off" comparison,
-//! which only means something with the optimiser) are skipped.
+//! `balance_subtopology`. This file ports the `none` parameterisation. KIP-925
+//! rack-aware optimisation is implemented (`src/assignor/rack/`,
+//! docs/algorithms.md#kip-925-rack-awareness), but its machinery is
+//! crate-private, so the `min_traffic` and `balance_subtopology` checks (row
+//! 24's "same as rack-off" under `min_traffic`, the subtopology skew ≤ 4 under
+//! `balance_subtopology`) are unit tests in `src/assignor/rack/tests.rs`, on
+//! their own generated inputs.
 //!
 //! Conventions, as in Kafka's tests unless a row says otherwise: capacity 1,
 //! acceptable recovery lag 100, 2 warm-ups, probing interval 60 s; Kafka's
 //! `lag MAX` is `Lag::Records(i64::MAX)`; "probe" is a follow-up in the plan.
-//! Besides what the spec states for a row, some tests also pin the exact
-//! placement that the step-by-step algorithm of §2.2–§2.9 produces ("trace").
+//! Besides the expected outcome of each row, some tests also pin the exact
+//! placement that the step-by-step algorithm (docs/algorithms.md#kip441-overview)
+//! produces ("trace").
 
 use std::collections::BTreeSet;
 
@@ -121,7 +127,8 @@ fn names(list: &[&str]) -> BTreeSet<String> {
 }
 
 // ---------------------------------------------------------------------------
-// §3.2 rows 1 and 2: warming up versus "everyone is caught up".
+// HA assignor test rows 1 and 2 (docs/algorithms.md#kafkas-ha-assignor-test):
+// warming up versus "everyone is caught up".
 
 /// Row 1 (`shouldBeStickyForActiveAndStandbyTasksWhileWarmingUp`): 9 tasks;
 /// c1 previously active on all with lag 0, c2 previous standby of all with lag
@@ -187,13 +194,15 @@ fn row02_skip_warmups_when_acceptable_lag_is_max() {
 }
 
 // ---------------------------------------------------------------------------
-// §3.2 rows 3–5: state-unaware balance (lag 10 everywhere, acceptable 0).
+// Rows 3–5 (docs/algorithms.md#kafkas-ha-assignor-test): state-unaware
+// balance (lag 10 everywhere, acceptable 0).
 
 /// Row 3: lag 10 everywhere, acceptable 0, 1 warm-up, no standbys. No client
 /// is caught up and all are equally lagged, so nothing moves: probe false,
 /// valid, active and stateful balance, subtopology skew ≤ 1. The placement is
-/// the round robin of §2.2.1 (`0_0,0_1,0_2,1_0…` dealt to c1, c2, c3 in turn),
-/// which capacity-proportional balance leaves alone in these shapes.
+/// the round robin of docs/algorithms.md#kip441-balanced-placement
+/// (`0_0,0_1,0_2,1_0…` dealt to c1, c2, c3 in turn), which
+/// capacity-proportional balance leaves alone in these shapes.
 #[test]
 fn row03_even_assignment_without_caught_up_clients() {
     struct Case {
@@ -272,7 +281,8 @@ fn row03_even_assignment_without_caught_up_clients() {
 
 /// Row 4 (`…OverUnevenlyDistributedStreamThreads`): 6 tasks, capacities
 /// 1/2/3, lag 10, acceptable 0. Actives exactly 1/2/3 (balanced per thread,
-/// §2.3), probe false, and the per-client subtopology report *is* skewed.
+/// docs/algorithms.md#kip441-balanced-placement), probe false, and the
+/// per-client subtopology report *is* skewed.
 #[test]
 fn row04_uneven_threads_get_actives_in_proportion() {
     let tasks = stateful_grid(2, 3, END);
@@ -320,7 +330,8 @@ fn row05_actives_follow_capacity_six_and_three() {
 }
 
 // ---------------------------------------------------------------------------
-// §3.2 rows 6, 14, 15, 16, 18, 19: one client caught up on every stateful task.
+// Rows 6, 14, 15, 16, 18, 19 (docs/algorithms.md#kafkas-ha-assignor-test): one
+// client caught up on every stateful task.
 
 /// Rows 6, 14, 15, 16, 18 and 19 share a shape: c1 was active on, and is
 /// caught up on, every stateful task; the other clients are not caught up on
@@ -427,7 +438,8 @@ fn rows06_14_15_16_18_19_single_caught_up_client() {
             // Row 19 (`shouldDistributeStatelessTasksToBalanceTotalTaskLoad`):
             // 4 stateful + 3 stateless, 1 standby. Kafka: valid (≤ 2 warm-ups),
             // active and stateful balance hold, the subtopology report is
-            // skewed because c2 took all stateless tasks (§2.7), probe true.
+            // skewed because c2 took all stateless tasks
+            // (docs/algorithms.md#kip441-stateless-tasks), probe true.
             name: "row 19",
             stateful: four,
             stateless: &["1_0", "1_1", "1_2"],
@@ -492,7 +504,7 @@ fn rows06_14_15_16_18_19_single_caught_up_client() {
 }
 
 // ---------------------------------------------------------------------------
-// §3.2 rows 7–13, 17, 20, 21.
+// Rows 7–13, 17, 20, 21 (docs/algorithms.md#kafkas-ha-assignor-test).
 
 /// Row 7 (`shouldEvenlyAssignActiveStatefulTasksIfClientsAreWarmedUpToBalanceTaskOverClients`):
 /// 4 tasks; c1 caught up on all; c2 a caught-up previous standby of 0_1, c3 of
@@ -633,7 +645,7 @@ fn row11_no_caught_up_client_most_caught_up_takes_active() {
 /// Row 12 (`shouldAssignStandbysForStatefulTasks`): 2 tasks; c1 caught up on
 /// 0_0 (its previous active), c2 on 0_1; 1 standby. Actives stay; each holds
 /// the other's standby; probe false (a standby with nowhere better to go is
-/// not a movement, §2.6.2).
+/// not a movement, docs/algorithms.md#kip441-standby-movements).
 #[test]
 fn row12_standbys_for_stateful_tasks() {
     let tasks = stateful(&["0_0", "0_1"]);
@@ -754,13 +766,14 @@ fn row13b_no_warmups_without_stateful_tasks() {
 }
 
 // ---------------------------------------------------------------------------
-// §3.2 row 22: stateless tasks only.
+// Row 22 (docs/algorithms.md#kafkas-ha-assignor-test): stateless tasks only.
 
 /// Row 22 (`shouldDistributeStatelessTasksEvenly…NoStatefulTasks`): 7
 /// stateless tasks over capacities 7/7/7, 2/2/2, 1/2/3, or all previously on
 /// c1 (capacity 3 each); acceptable 0, 1 warm-up. Valid, active balance per
 /// thread, probe false. Previous ownership of stateless tasks is ignored
-/// (§2.7), so the last case spreads 3/2/2 (lowest active load, then id).
+/// (docs/algorithms.md#kip441-stateless-tasks), so the last case spreads
+/// 3/2/2 (lowest active load, then id).
 #[test]
 fn row22_stateless_tasks_spread_over_threads() {
     let names = ["0_0", "0_1", "0_2", "0_3", "1_0", "1_1", "1_2"];
@@ -793,12 +806,17 @@ fn row22_stateless_tasks_spread_over_threads() {
             .iter()
             .map(|c| of(&plan, c).active.len())
             .collect();
-        assert_eq!(actual, counts.to_vec(), "{name}: trace of §2.7: {plan:?}");
+        assert_eq!(
+            actual,
+            counts.to_vec(),
+            "{name}: trace of the stateless placement: {plan:?}"
+        );
     }
 }
 
 // ---------------------------------------------------------------------------
-// §3.2 rows 23–24: random input, rack strategy `none` only.
+// Rows 23–24 (docs/algorithms.md#kafkas-ha-assignor-test): random input, rack
+// strategy `none` only (the rack variants: `src/assignor/rack/tests.rs`).
 
 /// Kafka's random input: `subtopologies` × `partitions` tasks, a random
 /// non-empty stateful subset (the rest stateless), `clients` clients with
@@ -856,8 +874,8 @@ fn random_state(
 /// Row 23 (`shouldAssignRandomInput`, rack strategy `none`): 50 clients
 /// (capacity ≤ 3), 60 subtopologies × 3 partitions, random stateful/stateless
 /// split, 3 standbys, lag 0 everywhere. Valid (no warm-ups) and active balance.
-/// The `balance_subtopology` skew check is skipped: rack-aware optimisation is
-/// not implemented.
+/// The `balance_subtopology` skew bound is checked, on smaller inputs, by the
+/// unit tests of the crate-private rack optimiser (`src/assignor/rack/tests.rs`).
 #[test]
 fn row23_random_input() {
     for seed in 0..6 {
@@ -872,8 +890,8 @@ fn row23_random_input() {
 /// Row 24 (`shouldRemainOriginalAssignmentWithoutTrafficCostForMinCostStrategy`),
 /// rack strategy `none` only: traffic cost 0, non-overlap cost 10, acceptable
 /// 0, 1 warm-up, 1 standby; Kafka checks validity and returns. The `min_traffic`
-/// (same as rack-off) and `balance_subtopology` (skew ≤ 4) variants are
-/// skipped until KIP-925 optimisation exists.
+/// (same as rack-off) and `balance_subtopology` (skew ≤ 4) variants are unit
+/// tests of the crate-private rack optimiser (`src/assignor/rack/tests.rs`).
 #[test]
 fn row24_zero_traffic_cost_with_rack_strategy_none() {
     for seed in 0..3 {
@@ -891,11 +909,13 @@ fn row24_zero_traffic_cost_with_rack_strategy_none() {
 }
 
 // ---------------------------------------------------------------------------
-// §1.3: lags, caught-up and most caught-up, seen through where an active ends.
+// Lags, caught-up and most caught-up (docs/algorithms.md#lags-and-caught-up),
+// seen through where an active ends.
 
 /// One task, round robin puts its active on c1; the case's lags decide whether
 /// it stays (c1 caught up, or nobody strictly less lagged) or moves, leaving a
-/// warm-up on c1 (§1.3 predicate and order, §2.6 `needs_move`).
+/// warm-up on c1 (docs/algorithms.md#lags-and-caught-up for the predicate and
+/// order, docs/algorithms.md#kip441-task-movement for `needs_move`).
 #[test]
 fn lag_rules_decide_where_one_active_goes() {
     struct Case {
@@ -998,10 +1018,12 @@ fn lag_rules_decide_where_one_active_goes() {
     }
 }
 
-/// §2.8: standby movements alone ask for a probing rebalance. One task; c1
+/// Standby movements alone ask for a probing rebalance
+/// (docs/algorithms.md#kip441-probing-rebalances). One task; c1
 /// runs it caught up; the default standby goes to c2 (least loaded, lower id),
 /// which is far behind, while c3 is caught up: the standby moves to c3 and c2
-/// keeps a warm-up (§2.6.2), and the plan probes although no active moved.
+/// keeps a warm-up (docs/algorithms.md#kip441-standby-movements), and the plan
+/// probes although no active moved.
 #[test]
 fn standby_movement_alone_asks_for_probing() {
     let tasks = stateful(&["0_0"]);
@@ -1021,11 +1043,13 @@ fn standby_movement_alone_asks_for_probing() {
 }
 
 // ---------------------------------------------------------------------------
-// §2.9 / §3.3: standby assignors through the public assignor.
+// Standby assignors through the public assignor (docs/algorithms.md#kip441-standbys,
+// docs/algorithms.md#kafkas-unit-tests).
 
 /// Six clients {cluster1, cluster2} × {zone1, zone2, zone3} (ids c1..c6 in
 /// that order), tags [cluster, zone], 2 standbys, the active of 0_0 on c1
-/// (cluster1, zone1), everyone caught up. §2.9: the first standby is on
+/// (cluster1, zone1), everyone caught up. As in
+/// docs/algorithms.md#kip441-standbys, the first standby is on
 /// cluster2 and another zone, least loaded (c5); the second ignores `cluster`
 /// (both values used) and must be on zone3, either cluster (c3 or c6).
 #[test]
@@ -1066,7 +1090,8 @@ fn tag_aware_standbys_partial_rack_awareness_example() {
     assert!(!probing(&plan));
 }
 
-/// `StandbyTaskAssignorFactory` inside the HA assignor (§2.9): tags configured
+/// `StandbyTaskAssignorFactory` inside the HA assignor
+/// (docs/algorithms.md#kip441-standbys): tags configured
 /// → tag-aware; otherwise the default least-loaded assignor — also when every
 /// client has a rack, because the HA assignor passes no rack helper (rule 2
 /// never applies there). Clients c1 (zone a, rack r1), c2 (zone a, rack r1),

@@ -1,4 +1,4 @@
-//! `kip441-learner` (kip441-spec §1.8): the walkthrough of a 3-instance
+//! `kip441-learner` (docs/algorithms.md#kip441-learner): the walkthrough of a 3-instance
 //! cluster scaling to 5, one test per assignment rule, `validate`'s learner
 //! rules, and properties on random clusters (with random learners and leaving
 //! clients): `validate` holds, a plan made again on its own outcome is the
@@ -111,7 +111,8 @@ fn after(state: &ClusterState, plan: &Plan, ready: &[&str], joining: &[&str]) ->
 }
 
 // ---------------------------------------------------------------------------
-// The §1.8 walkthrough: three instances with four tasks each scale to five.
+// The walkthrough of KIP-441's first design (docs/algorithms.md#kip441-learner):
+// three instances with four tasks each scale to five.
 // ---------------------------------------------------------------------------
 
 /// One rebalance of the walkthrough: who joins, whose learners are ready,

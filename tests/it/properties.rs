@@ -4,7 +4,9 @@
 //! same plan (also after a JSON round trip of the state), and renaming the
 //! clients without changing their order renames the plan and nothing else.
 //!
-//! For `kip441` (kip441-spec §1.4, §2.2, §2.8): actives sit on caught-up or
+//! For `kip441` (docs/algorithms.md#kip441-required-properties,
+//! docs/algorithms.md#kip441-overview,
+//! docs/algorithms.md#kip441-probing-rebalances): actives sit on caught-up or
 //! most caught-up clients; a follow-up is asked exactly when the plan departs
 //! from the state-unaware balanced placement (which is what a movement is), so
 //! in particular whenever it has warm-ups; and a balanced, caught-up plan fed
@@ -438,8 +440,10 @@ proptest! {
 proptest! {
     #![proptest_config(support::proptest_config())]
 
-    /// KIP-441 §1.4 (1) as shipped (§2.6.1): every stateful active ends on a
-    /// client that is caught up on it, or on a client no other client is
+    /// KIP-441's property (1) as shipped
+    /// (docs/algorithms.md#kip441-required-properties,
+    /// docs/algorithms.md#kip441-active-movements): every stateful active ends
+    /// on a client that is caught up on it, or on a client no other client is
     /// strictly less lagged than (Kafka's `(lag, id)` order, sentinels
     /// included).
     #[test]
@@ -462,9 +466,11 @@ proptest! {
         }
     }
 
-    /// §2.8: a follow-up is asked exactly when movements were planned. Steps 1
-    /// and 2 (§2.2) read no lags and no previous assignment, and with every
-    /// client caught up nothing moves (§2.6), so the plan of the same state
+    /// A follow-up is asked exactly when movements were planned
+    /// (docs/algorithms.md#kip441-probing-rebalances). Steps 1 and 2
+    /// (docs/algorithms.md#kip441-overview) read no lags and no previous
+    /// assignment, and with every client caught up nothing moves
+    /// (docs/algorithms.md#kip441-task-movement), so the plan of the same state
     /// with acceptable lag `i64::MAX` is the state-unaware placement; every
     /// movement (swap, move with or without warm-up, standby move) changes
     /// the stateful placement, and none leaves it unchanged. Hence: follow-up
@@ -498,8 +504,9 @@ proptest! {
         );
     }
 
-    /// §1.4 (5) convergence: a balanced plan computed with every client caught
-    /// up, fed back as the previous assignment (actives report `running`,
+    /// KIP-441's property (5), convergence
+    /// (docs/algorithms.md#kip441-required-properties): a balanced plan
+    /// computed with every client caught up, fed back as the previous assignment (actives report `running`,
     /// standbys lag 0, nothing else reported), is kept with no follow-up —
     /// both when everyone stays caught up and under the random acceptable lag
     /// (where clients holding nothing have to restore from scratch).

@@ -1,6 +1,7 @@
-//! The `samza` strategy: the worked vectors of samza-heron-spec §2.4 (Samza's
-//! `TestGroupByContainerCount`, through clients) and §4.7 (S1 scale-out and
-//! node loss with a standby), standby placement rules, diagnostics, and
+//! The `samza` strategy: the worked vectors of Samza's
+//! `TestGroupByContainerCount` (docs/algorithms.md#samza-balance, through
+//! clients) and the worked examples of docs/algorithms.md#samza-worked-examples
+//! (scale-out, and node loss with a standby), standby placement rules, diagnostics, and
 //! property tests: `validate`, determinism, lag-unawareness, the fewest moves
 //! when only the container count changes, host affinity, and standbys never
 //! sharing a host (or a stated rack) with their active.
@@ -85,7 +86,7 @@ fn assert_standbys(plan: &Plan, expected: &[(&str, BTreeSet<TaskId>)], case: &st
 }
 
 // ---------------------------------------------------------------------------
-// Worked vectors: the balance step (§2.4) through clients
+// Worked vectors: the balance step (docs/algorithms.md#samza-balance) through clients
 // ---------------------------------------------------------------------------
 
 /// One vector: `tasks` partitions of subtopology 0, the containers before
@@ -100,7 +101,7 @@ struct Vector {
 
 const VECTORS: &[Vector] = &[
     Vector {
-        name: "§2.4.2 grow 3 → 4: quotas [3,3,2,2], 0_9 and 0_8 spill to the new container",
+        name: "balance, grow 3 → 4: quotas [3,3,2,2], 0_9 and 0_8 spill to the new container",
         tasks: 10,
         before: &[("a", &[0, 3, 6, 9]), ("b", &[1, 4, 7]), ("c", &[2, 5, 8])],
         now: &["a", "b", "c", "d"],
@@ -112,7 +113,7 @@ const VECTORS: &[Vector] = &[
         ],
     },
     Vector {
-        name: "§2.4.2 shrink back 4 → 3: the original layout returns",
+        name: "balance, shrink back 4 → 3: the original layout returns",
         tasks: 10,
         before: &[
             ("a", &[0, 3, 6]),
@@ -209,7 +210,7 @@ const VECTORS: &[Vector] = &[
         after: &[("a", &[0]), ("b", &[1]), ("c", &[2])],
     },
     Vector {
-        name: "§2.4.1 names sort as strings: 12 tasks over 3",
+        name: "round robin, names sort as strings: 12 tasks over 3",
         tasks: 12,
         before: &[],
         now: &["a", "b", "c"],
@@ -308,7 +309,7 @@ fn task_names_across_subtopologies_sort_as_strings() {
 }
 
 // ---------------------------------------------------------------------------
-// Worked vectors: §4.7
+// Worked examples (docs/algorithms.md#samza-worked-examples)
 // ---------------------------------------------------------------------------
 
 #[test]
@@ -333,7 +334,7 @@ fn s1_scale_out_three_to_four_moves_two_tasks_to_the_new_client() {
             ("c", parts(&[2, 5])),
             ("d", parts(&[8, 9])),
         ],
-        "§4.7 scale-out",
+        "worked example: scale-out",
     );
     let moved = before
         .iter()
@@ -361,9 +362,13 @@ fn s1_node_loss_fails_over_to_the_standby_container() {
     assert_actives(
         &plan,
         &[("b", slot1.clone()), ("c", slot0.clone())],
-        "§4.7 node loss",
+        "worked example: node loss",
     );
-    assert_standbys(&plan, &[("d", slot1), ("e", slot0)], "§4.7 node loss");
+    assert_standbys(
+        &plan,
+        &[("d", slot1), ("e", slot0)],
+        "worked example: node loss",
+    );
     assert!(plan.diagnostics.is_empty(), "{:?}", plan.diagnostics);
 }
 

@@ -1,5 +1,5 @@
-//! `sticky` (Kafka's `LegacyStickyTaskAssignor`, kip441-spec §2.11) and
-//! `fallback-prior` (`FallbackPriorTaskAssignor`, §2.12).
+//! `sticky` (Kafka's `LegacyStickyTaskAssignor`, docs/algorithms.md#sticky) and
+//! `fallback-prior` (`FallbackPriorTaskAssignor`, docs/algorithms.md#fallback-prior).
 //!
 //! Worked vectors: the behaviours of Kafka's `LegacyStickyTaskAssignorTest`
 //! and `FallbackPriorTaskAssignorTest`, each with the exact placement the

@@ -54,7 +54,8 @@ pub fn kip441(state: &ClusterState) -> Plan {
 }
 
 // ---------------------------------------------------------------------------
-// Kafka's assertion helpers (`AssignmentTestUtils`, kip441-spec §3.1).
+// Kafka's assertion helpers (`AssignmentTestUtils`,
+// docs/algorithms.md#kafkas-assertion-helpers).
 
 /// Kafka's `assertValidAssignment(num_standby, max_warmups, …)`: every task is
 /// known; no stateless task has a standby or warm-up; no client holds a task in
