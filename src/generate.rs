@@ -169,7 +169,7 @@ pub fn generate(spec: &Spec, seed: u64) -> Result<ClusterState, InputError> {
         .iter()
         .enumerate()
         .map(|(i, &id)| {
-            if i as u32 >= spec.stateful {
+            if u32::try_from(i).map_or(true, |i| i >= spec.stateful) {
                 Task::stateless(id)
             } else if random {
                 Task::stateful(id, rng.random_range(0..1_000_000))

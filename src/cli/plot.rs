@@ -138,12 +138,14 @@ fn tick_decimals(span: f64, ticks: usize) -> usize {
     if !(span > 0.0 && span.is_finite()) {
         return 0;
     }
+    // A finite positive span: its decimal exponent is within ±324.
+    #[allow(clippy::cast_possible_truncation)]
     let top = span.log10().ceil() as i32;
     let mut finest = top;
     'search: for e in (-6..top).rev() {
         for m in [5.0, 2.0, 1.0] {
             let step = m * 10f64.powi(e);
-            if (span / step + 1e-9).floor() as usize + 1 > ticks {
+            if (span / step + 1e-9).floor() + 1.0 > ticks as f64 {
                 break 'search;
             }
             finest = e;
@@ -226,8 +228,8 @@ fn chart(scenario: &str, series: &TimeSeries, results: &[RunResult]) -> Result<S
 /// (by 30 % per round), so every strategy's colour is its own.
 fn series_color(i: usize) -> RGBColor {
     let RGBColor(r, g, b) = PALETTE[i % PALETTE.len()];
-    let round = (i / PALETTE.len()).min(3) as u32;
-    let dark = |c: u8| (u32::from(c) * (10 - 3 * round) / 10) as u8;
+    let round = u32::try_from(i / PALETTE.len()).map_or(3, |r| r.min(3));
+    let dark = |c: u8| u8::try_from(u32::from(c) * (10 - 3 * round) / 10).unwrap_or(u8::MAX);
     RGBColor(dark(r), dark(g), dark(b))
 }
 
@@ -262,7 +264,7 @@ fn legend<DB: DrawingBackend>(
         TextStyle::from((FONT, 15).into_font().style(FontStyle::Bold)).pos(left),
     ))?;
     for (i, result) in results.iter().enumerate() {
-        let y = 86 + 24 * i as i32;
+        let y = 86 + 24 * i32::try_from(i).unwrap_or(i32::MAX / 48);
         area.draw(&PathElement::new(
             [(8, y), (38, y)],
             series_color(i).stroke_width(3),

@@ -76,7 +76,8 @@ pub(crate) const MAX_SCENARIO_BYTES: u64 = 1 << 20;
 /// Reads and checks the scenario file; returns it with its text (for the hash).
 pub(crate) fn read_scenario(path: &Path) -> Result<(Scenario, String), Failure> {
     use std::io::Read;
-    let cannot = |e: std::io::Error| Failure::BadInput(format!("cannot read {}: {e}", path.display()));
+    let cannot =
+        |e: std::io::Error| Failure::BadInput(format!("cannot read {}: {e}", path.display()));
     let file = std::fs::File::open(path).map_err(cannot)?;
     let mut text = String::new();
     // One byte past the limit tells a file at the limit from a longer one.

@@ -26,6 +26,13 @@ pub struct ClusterState {
 impl ClusterState {
     /// Checks and builds a state. Errors name the offending field by its
     /// position in the given lists (`clients[3].capacity`).
+    ///
+    /// # Errors
+    ///
+    /// An [`InputError`] naming the first field that breaks a rule: the
+    /// configuration, duplicate or malformed ids, lags or replicas of unknown
+    /// or stateless tasks, overlapping roles, tag limits, sizes past
+    /// `MAX_TASKS` or `MAX_CLIENTS`.
     pub fn new(
         config: AssignmentConfig,
         tasks: Vec<Task>,
@@ -114,6 +121,11 @@ impl ClusterState {
     }
 
     /// The same state with other settings, checked again.
+    ///
+    /// # Errors
+    ///
+    /// An [`InputError`] when `config` breaks a rule of
+    /// [`AssignmentConfig::check`].
     pub fn with_config(&self, config: AssignmentConfig) -> Result<Self, InputError> {
         config.check()?;
         Ok(ClusterState {

@@ -27,6 +27,8 @@ pub(crate) fn schedule(spec: &ChurnSpec, seed: u64) -> Vec<ChurnEvent> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let span = spec.until_ms.saturating_sub(spec.from_ms);
     let expected = spec.events_per_hour * span as f64 / 3_600_000.0;
+    // At most MAX_CHURN_EVENTS (`Scenario::check`); `as` saturates.
+    #[allow(clippy::cast_possible_truncation)]
     let count = expected.round() as u64;
     if spec.kinds.is_empty() || span == 0 {
         return Vec::new();
@@ -38,7 +40,7 @@ pub(crate) fn schedule(spec: &ChurnSpec, seed: u64) -> Vec<ChurnEvent> {
             let offset =
                 u64::try_from(u128::from(rng.next_u64()) % (u128::from(span) + 1)).unwrap_or(span);
             let at_ms = SimTime::new(spec.from_ms.saturating_add(offset));
-            let kind = spec.kinds[(rng.next_u64() % spec.kinds.len() as u64) as usize];
+            let kind = spec.kinds[pick(rng.next_u64(), spec.kinds.len())];
             let pick = rng.next_u64();
             let coin = (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64;
             ChurnEvent {
@@ -51,6 +53,12 @@ pub(crate) fn schedule(spec: &ChurnSpec, seed: u64) -> Vec<ChurnEvent> {
         .collect();
     events.sort_by_key(|e| e.at_ms);
     events
+}
+
+/// The position `draw` selects among `len > 0` items: `draw mod len`.
+pub(crate) fn pick(draw: u64, len: usize) -> usize {
+    let len = u64::try_from(len).expect("a length fits in u64");
+    usize::try_from(draw % len).expect("below a usize length")
 }
 
 #[cfg(test)]

@@ -55,6 +55,10 @@ impl std::error::Error for DurationError {}
 /// assert_eq!(parse_duration("250ms"), Ok(250));
 /// assert_eq!(parse_duration("10x"), Err(DurationError::Malformed));
 /// ```
+///
+/// # Errors
+///
+/// A [`DurationError`] when the text is not a duration or does not fit.
 pub fn parse_duration(text: &str) -> Result<u64, DurationError> {
     let digits = text.bytes().take_while(u8::is_ascii_digit).count();
     let (number, unit) = text.split_at(digits);

@@ -145,6 +145,10 @@ struct Run<'a> {
 /// a [`SimError`]; an infeasible input stops it with [`Outcome::Infeasible`].
 /// A quantity that overflows its unit stops it with a [`SimError`] too
 /// ([`SimProblem::Overflow`], module doc).
+///
+/// # Errors
+///
+/// A [`SimError`] when a plan breaks `validate` or a quantity overflows.
 pub fn run(scenario: &Scenario, assignor: &dyn Assignor, seed: u64) -> Result<RunResult, SimError> {
     let world = World::new(scenario).map_err(|o| SimError {
         strategy: assignor.info().name.to_string(),
@@ -462,7 +466,7 @@ impl Run<'_> {
         let members = self.staying_members();
         match e.kind {
             ChurnKind::Crash if members.len() > 1 => {
-                let c = members[(e.pick % members.len() as u64) as usize];
+                let c = members[churn::pick(e.pick, members.len())];
                 self.crash(c, e.lose_state)
             }
             ChurnKind::Restart => {
@@ -477,7 +481,7 @@ impl Run<'_> {
                 if crashed.is_empty() {
                     return false;
                 }
-                let c = crashed[(e.pick % crashed.len() as u64) as usize];
+                let c = crashed[churn::pick(e.pick, crashed.len())];
                 self.rejoin(c)
             }
             ChurnKind::ScaleOut => {

@@ -34,7 +34,11 @@ use crate::assignor::{self, Assignor};
 use crate::model::InputError;
 
 /// The strategies a scenario runs: those it names (in its order), or every
-/// registered strategy. An unknown name is an error naming `strategies[i]`.
+/// registered strategy.
+///
+/// # Errors
+///
+/// An [`InputError`] naming `strategies[i]` for an unknown name.
 pub fn scenario_strategies(scenario: &Scenario) -> Result<Vec<&'static dyn Assignor>, InputError> {
     match &scenario.strategies {
         None => Ok(assignor::all().to_vec()),

@@ -618,6 +618,7 @@ impl Scenario {
         if let Some(churn) = &self.churn {
             if churn.kinds.contains(&ChurnKind::ScaleOut) {
                 // At most MAX_CHURN_EVENTS (checked above).
+                #[allow(clippy::cast_possible_truncation)]
                 let draws = churn.draws() as u64;
                 clients = clients.saturating_add(draws);
                 if clients > MAX_CLIENTS {
@@ -711,7 +712,10 @@ impl Scenario {
                             ),
                         ));
                     }
-                    members.resize(total as usize, Member::Live);
+                    members.resize(
+                        usize::try_from(total).expect("bounded by MAX_CLIENTS above"),
+                        Member::Live,
+                    );
                 }
                 EventKind::ScaleIn { count } => {
                     if *count as usize >= live {

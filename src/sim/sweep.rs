@@ -50,7 +50,12 @@ pub struct SeedRange {
 pub const MAX_SEEDS: u64 = 100_000;
 
 impl SeedRange {
-    /// Reads `A..B` with `A < B`; errors name `--seeds`.
+    /// Reads `A..B` with `A < B`.
+    ///
+    /// # Errors
+    ///
+    /// An [`InputError`] naming `--seeds` when the text is not `A..B` with
+    /// `A < B`, or holds more than [`MAX_SEEDS`] seeds.
     pub fn parse(text: &str) -> Result<SeedRange, InputError> {
         let bad = || {
             InputError::new(
@@ -122,6 +127,10 @@ impl RunFigures {
 /// any thread): the progress bar. On invariant violations, returns the one
 /// with the lowest seed, then the first strategy; seeds above a known failure
 /// are skipped.
+///
+/// # Errors
+///
+/// The [`SimError`] of the lowest failing seed.
 pub fn run_seeds(
     scenario: &Scenario,
     strategies: &[&dyn Assignor],
@@ -183,7 +192,7 @@ pub fn nearest_rank<T: Copy>(sorted: &[T], percent: u32) -> Option<T> {
     }
     let n = sorted.len() as u64;
     let rank = (u64::from(percent) * n).div_ceil(100).clamp(1, n);
-    Some(sorted[(rank - 1) as usize])
+    Some(sorted[usize::try_from(rank - 1).expect("a rank within the list")])
 }
 
 impl Stats {

@@ -57,7 +57,11 @@ macro_rules! unit {
                 self.0
             }
 
-            /// `self + rhs`, or an [`Overflow`] of `what`.
+            /// `self + rhs`.
+            ///
+            /// # Errors
+            ///
+            /// An [`Overflow`] of `what` when the sum does not fit.
             pub fn plus(self, rhs: $name, what: &str) -> Result<$name, Overflow> {
                 self.0
                     .checked_add(rhs.0)
@@ -160,7 +164,11 @@ impl Rate {
         self.0.checked_mul(span.0).map(MilliRecords)
     }
 
-    /// What the rate delivers in `span`, or an [`Overflow`] of `what`.
+    /// What the rate delivers in `span`.
+    ///
+    /// # Errors
+    ///
+    /// An [`Overflow`] of `what` when it does not fit.
     pub fn over(self, span: Millis, what: &str) -> Result<MilliRecords, Overflow> {
         self.0
             .checked_mul(span.0)
@@ -170,7 +178,11 @@ impl Rate {
 }
 
 /// `total + a × b` over `u128` (time-weighted integrals such as
-/// task-milliseconds), or an [`Overflow`] of `what`.
+/// task-milliseconds).
+///
+/// # Errors
+///
+/// An [`Overflow`] of `what` when the sum does not fit.
 pub fn accumulate(total: u128, a: u64, b: Millis, what: &str) -> Result<u128, Overflow> {
     total
         .checked_add(u128::from(a) * u128::from(b.get()))
@@ -179,6 +191,10 @@ pub fn accumulate(total: u128, a: u64, b: Millis, what: &str) -> Result<u128, Ov
 
 /// Whole records of `milli` milli-records (rounded down), or an [`Overflow`]
 /// of `what` past `u64::MAX` records.
+///
+/// # Errors
+///
+/// An [`Overflow`] of `what` past `u64::MAX` records.
 pub fn records_of(milli: u128, what: &str) -> Result<Records, Overflow> {
     u64::try_from(milli / 1000)
         .map(Records)

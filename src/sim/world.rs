@@ -118,7 +118,10 @@ impl World {
                     MilliRecords::ZERO
                 };
                 tasks.push(TaskSim {
-                    id: TaskId::new(s as u32, p),
+                    id: TaskId::new(
+                        u32::try_from(s).expect("subtopologies bounded by Scenario::check"),
+                        p,
+                    ),
                     stateful: sub.stateful,
                     end,
                     write_rate: Rate::new(if sub.stateful { sub.write_rate } else { 0 }),

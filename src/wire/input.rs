@@ -329,7 +329,9 @@ impl ClientDoc {
     fn into_client(self, i: usize) -> Result<Client, InputError> {
         let at = |f: &str| format!("clients[{i}].{f}");
         let capacity = match &self.capacity {
-            Some(n) => integer(&at("capacity"), n, 1, U32_MAX)? as u32,
+            Some(n) => {
+                u32::try_from(integer(&at("capacity"), n, 1, U32_MAX)?).expect("bounded by U32_MAX")
+            }
             None => 1,
         };
         let mut tags = BTreeMap::new();

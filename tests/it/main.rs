@@ -1,5 +1,10 @@
 //! The integration test binary: one binary, one module per subject.
 
+// Tests build small clusters from literal counts (a few hundred tasks at
+// most), so their `usize` → `u32` casts of loop counters cannot truncate; the
+// library itself converts with checks.
+#![allow(clippy::cast_possible_truncation)]
+
 mod cli;
 mod convergence;
 mod flow;

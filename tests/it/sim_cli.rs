@@ -4,7 +4,7 @@
 //! plots; bad input exits 2 with one line and writes nothing.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
 
 use serde_json::Value;
 use smoothscale::sim::sweep::nearest_rank;
