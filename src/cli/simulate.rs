@@ -161,7 +161,7 @@ pub(crate) fn out_dir(out: Option<&Path>, scenario: &Scenario) -> PathBuf {
 /// naming it); a broken invariant exits 1 with the seed and the command that
 /// replays it.
 pub(crate) fn violation(e: &SimError, scenario: &Path) -> Failure {
-    if let SimProblem::Overflow(_) = e.problem {
+    if let SimProblem::Overflow(_) | SimProblem::Invalid(_) = e.problem {
         return Failure::BadInput(format!("{}: {e}", scenario.display()));
     }
     Failure::Violation(format!(

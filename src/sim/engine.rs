@@ -148,14 +148,34 @@ struct Run<'a> {
 ///
 /// # Errors
 ///
-/// A [`SimError`] when a plan breaks `validate` or a quantity overflows.
+/// A [`SimError`] when the scenario breaks a rule or limit of
+/// [`Scenario::check`] (checked first, so a scenario built in code is bounded
+/// as a read one is), a plan breaks `validate` or a quantity overflows.
 pub fn run(scenario: &Scenario, assignor: &dyn Assignor, seed: u64) -> Result<RunResult, SimError> {
-    let world = World::new(scenario).map_err(|o| SimError {
+    let stop = |problem| SimError {
         strategy: assignor.info().name.to_string(),
         at_ms: SimTime::ZERO,
         seed,
-        problem: SimProblem::Overflow(o),
-    })?;
+        problem,
+    };
+    scenario.check().map_err(|e| stop(SimProblem::Invalid(e)))?;
+    run_unchecked(scenario, assignor, seed)
+}
+
+/// [`run`] without [`Scenario::check`]: the engine's own checked arithmetic
+/// is then the only guard (its tests drive it past the limits on purpose).
+pub(crate) fn run_unchecked(
+    scenario: &Scenario,
+    assignor: &dyn Assignor,
+    seed: u64,
+) -> Result<RunResult, SimError> {
+    let stop = |problem| SimError {
+        strategy: assignor.info().name.to_string(),
+        at_ms: SimTime::ZERO,
+        seed,
+        problem,
+    };
+    let world = World::new(scenario).map_err(|o| stop(SimProblem::Overflow(o)))?;
     let mut run = Run {
         scenario,
         assignor,

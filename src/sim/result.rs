@@ -125,6 +125,10 @@ pub enum SimProblem {
     /// A quantity overflowed: the scenario asks for more than the
     /// simulator's 64-bit counters hold (bad input, exit 2).
     Overflow(Overflow),
+    /// The scenario breaks a rule or a limit of [`super::Scenario::check`]
+    /// (a scenario built in code; the reader checks as it reads): bad
+    /// input, exit 2.
+    Invalid(crate::model::InputError),
 }
 
 fn describe(e: &SimError) -> String {
@@ -142,5 +146,6 @@ fn describe(e: &SimError) -> String {
             e.strategy,
             e.seed
         ),
+        SimProblem::Invalid(error) => format!("scenario {error}"),
     }
 }

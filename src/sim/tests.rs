@@ -307,13 +307,14 @@ fn happenings_past_the_end_of_the_clock_never_come() {
     };
     for name in ["kip441", "sticky"] {
         let a = assignor::by_name(name).unwrap();
-        let huge = run(&bounce(106_751_991_167 * 86_400_000), a, 1).unwrap();
-        let long = run(&bounce(1_000 * 86_400_000), a, 1).unwrap();
+        let huge = engine::run_unchecked(&bounce(106_751_991_167 * 86_400_000), a, 1).unwrap();
+        let long = engine::run_unchecked(&bounce(1_000 * 86_400_000), a, 1).unwrap();
         assert_eq!(huge, long, "{name}");
         assert_eq!(huge.metrics.membership_rebalances, 2, "{name}");
 
-        let huge = run(&outage(Some(213_503_982_334 * 86_400_000)), a, 1).unwrap();
-        let never = run(&outage(None), a, 1).unwrap();
+        let huge =
+            engine::run_unchecked(&outage(Some(213_503_982_334 * 86_400_000)), a, 1).unwrap();
+        let never = engine::run_unchecked(&outage(None), a, 1).unwrap();
         assert_eq!(huge, never, "{name}");
         assert_eq!(huge.outcome, Outcome::Completed);
     }
@@ -324,10 +325,10 @@ fn happenings_past_the_end_of_the_clock_never_come() {
 #[test]
 fn an_overflow_stops_the_run_naming_the_quantity() {
     let overflow = |s: &Scenario| {
-        let e = run(s, assignor::by_name("sticky").unwrap(), 1).unwrap_err();
+        let e = engine::run_unchecked(s, assignor::by_name("sticky").unwrap(), 1).unwrap_err();
         match e.problem {
             SimProblem::Overflow(o) => o.what,
-            SimProblem::Violations(v) => panic!("not an overflow: {v:?}"),
+            other => panic!("not an overflow: {other:?}"),
         }
     };
     // A changelog longer than 2^64 milli-records.
@@ -370,4 +371,17 @@ fn an_overflow_stops_the_run_naming_the_quantity() {
     s.cluster.session_timeout_ms = u64::MAX;
     let what = overflow(&s);
     assert!(what.contains("unavailable_task_s.stateless"), "{what}");
+}
+
+/// `run` checks a scenario built in code as the reader checks a file: past a
+/// limit it stops before building anything, naming the key.
+#[test]
+fn run_refuses_a_scenario_past_a_limit() {
+    let mut s = scenario(2, vec![stateful(1, 1, 0)], vec![]);
+    s.cluster.clients = u32::MAX;
+    let e = run(&s, assignor::by_name("kip441").unwrap(), 1).unwrap_err();
+    match e.problem {
+        SimProblem::Invalid(error) => assert_eq!(error.path, "cluster.clients"),
+        other => panic!("not refused as invalid: {other:?}"),
+    }
 }
