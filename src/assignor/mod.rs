@@ -147,13 +147,12 @@ pub(crate) fn rack_awareness_not_applied(state: &ClusterState, why: &str) -> Opt
         .then(|| format!("rack_aware_strategy {strategy:?} was not applied: {why}"))
 }
 
-/// The ids of tasks given by position in `state.tasks()`.
+/// The ids of the tasks at `positions`.
 pub(crate) fn task_ids<'a>(
     state: &ClusterState,
-    positions: impl IntoIterator<Item = &'a usize>,
+    positions: impl IntoIterator<Item = &'a crate::model::TaskIx>,
 ) -> std::collections::BTreeSet<crate::model::TaskId> {
-    let ids = state.task_ids();
-    positions.into_iter().map(|&t| ids[t]).collect()
+    state.ids_at(positions)
 }
 
 /// The plan of `strategy` giving the clients of `state`, in order, these

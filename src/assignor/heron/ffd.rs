@@ -47,7 +47,9 @@ pub(super) fn assign(
             decreasing(bins.demand[a], bins.demand[b], config.ffd_sort).then(a.cmp(&b))
         });
         for t in adds {
-            let c = (0..bins.client_count())
+            let c = bins
+                .held
+                .indices()
                 .find(|&c| bins.fits(c, t))
                 .ok_or_else(|| bins.no_room(t))?;
             bins.place(c, t);

@@ -100,7 +100,7 @@ mod round_robin;
 
 use std::fmt::Write as _;
 
-use crate::model::{ClientPlan, ClusterState, Plan, RackAwareStrategy};
+use crate::model::{ClientIx, ClientPlan, ClusterState, IxVec, Plan, RackAwareStrategy, TaskIx};
 
 use super::{plan_of, task_ids, AssignError, Assignor, Claims, LeaveBehaviour, StrategyInfo};
 
@@ -402,20 +402,22 @@ fn cpu_text(cpu: f64) -> String {
 // ---------------------------------------------------------------------------
 
 /// The clients as Heron containers (FFD, RCRR): capacity, padding and what
-/// each holds, indexed by position in `ClusterState::clients()` (so index
-/// order is id order); tasks by position in `ClusterState::tasks()`.
+/// each holds, indexed by [`ClientIx`] (so index order is id order); tasks
+/// by [`TaskIx`].
 struct Containers<'a> {
     state: &'a ClusterState,
     strategy: &'static str,
     /// Tasks a client may hold (FFD's `max_instances`; unlimited for RCRR).
     limit: usize,
-    demand: Vec<Res>,
-    capacity: Vec<Res>,
-    padding: Vec<Res>,
+    demand: IxVec<TaskIx, Res>,
+    capacity: IxVec<ClientIx, Res>,
+    padding: IxVec<ClientIx, Res>,
     /// Σ demands of the tasks each client holds (padding not included).
-    used: Vec<Res>,
-    held: Vec<Vec<usize>>,
-    owner: Vec<Option<usize>>,
+    used: IxVec<ClientIx, Res>,
+    /// The tasks each client holds, in placement order.
+    held: IxVec<ClientIx, Vec<TaskIx>>,
+    /// The client each task is placed on, if any yet.
+    owner: IxVec<TaskIx, Option<ClientIx>>,
     diagnostics: Vec<String>,
 }
 
@@ -426,7 +428,7 @@ impl<'a> Containers<'a> {
         strategy: &'static str,
         limit: usize,
     ) -> Self {
-        let capacity: Vec<Res> = state
+        let capacity: IxVec<ClientIx, Res> = state
             .clients()
             .iter()
             .map(|c| capacity(c, config))
@@ -440,9 +442,9 @@ impl<'a> Containers<'a> {
             demand: state.tasks().iter().map(|t| demand(t, config)).collect(),
             capacity,
             padding,
-            used: vec![Res::default(); n],
-            held: vec![Vec::new(); n],
-            owner: vec![None; state.tasks().len()],
+            used: IxVec::from_elem(Res::default(), n),
+            held: IxVec::from_elem(Vec::new(), n),
+            owner: IxVec::from_elem(None, state.tasks().len()),
             diagnostics: common_diagnostics(state, strategy),
         }
     }
@@ -453,7 +455,7 @@ impl<'a> Containers<'a> {
 
     /// Heron's constraint: `c` holds fewer than `limit` tasks and
     /// `Σ demands + padding + demand of t ≤ capacity` in CPU and RAM.
-    fn fits(&self, c: usize, t: usize) -> bool {
+    fn fits(&self, c: ClientIx, t: TaskIx) -> bool {
         self.held[c].len() < self.limit
             && self.used[c]
                 .plus(self.padding[c])
@@ -461,8 +463,8 @@ impl<'a> Containers<'a> {
                 .within(self.capacity[c])
     }
 
-    fn place(&mut self, c: usize, t: usize) {
-        debug_assert!(self.owner[t].is_none(), "task {t} placed twice");
+    fn place(&mut self, c: ClientIx, t: TaskIx) {
+        debug_assert!(self.owner[t].is_none(), "{t} placed twice");
         self.held[c].push(t);
         self.used[c] = self.used[c].plus(self.demand[t]);
         self.owner[t] = Some(c);
@@ -474,10 +476,10 @@ impl<'a> Containers<'a> {
     /// are left for the add path and named in a diagnostic.
     fn keep_survivors(&mut self) {
         let state = self.state;
-        let mut evicted: Vec<(usize, usize)> = Vec::new();
-        for (c, client) in state.clients().iter().enumerate() {
+        let mut evicted: Vec<(TaskIx, ClientIx)> = Vec::new();
+        for (c, client) in state.client_ixs().zip(state.clients()) {
             for id in &client.previous_active {
-                let Some(t) = state.task_position(*id) else {
+                let Some(t) = state.task_ix(*id) else {
                     continue;
                 };
                 if self.owner[t].is_some() {
@@ -510,22 +512,23 @@ impl<'a> Containers<'a> {
             let _ = write!(
                 note,
                 "{sep}{} (was on {})",
-                state.tasks()[t].id,
-                state.clients()[c].id
+                state.tasks()[t.index()].id,
+                state.clients()[c.index()].id
             );
         }
         self.diagnostics.push(note);
     }
 
     /// Tasks not placed yet, ascending.
-    fn unplaced(&self) -> Vec<usize> {
-        (0..self.owner.len())
+    fn unplaced(&self) -> Vec<TaskIx> {
+        self.owner
+            .indices()
             .filter(|&t| self.owner[t].is_none())
             .collect()
     }
 
     /// What `c` has left for tasks after padding: CPU (clamped at 0) and RAM.
-    fn room(&self, c: usize) -> Res {
+    fn room(&self, c: ClientIx) -> Res {
         let reserved = self.used[c].plus(self.padding[c]);
         Res {
             cpu: (self.capacity[c].cpu - reserved.cpu).max(0.0),
@@ -534,8 +537,8 @@ impl<'a> Containers<'a> {
     }
 
     /// `task S_P needs X cpu and Y ram_mb`, marking defaults.
-    fn needs(&self, t: usize) -> String {
-        let task = &self.state.tasks()[t];
+    fn needs(&self, t: TaskIx) -> String {
+        let task = &self.state.tasks()[t.index()];
         let d = self.demand[t];
         let mark = |stated: bool| if stated { "" } else { " (default)" };
         format!(
@@ -549,8 +552,10 @@ impl<'a> Containers<'a> {
     }
 
     /// The error for task `t` when no client has room for it.
-    fn no_room(&self, t: usize) -> AssignError {
-        let open: Vec<usize> = (0..self.client_count())
+    fn no_room(&self, t: TaskIx) -> AssignError {
+        let open: Vec<ClientIx> = self
+            .held
+            .indices()
             .filter(|&c| self.held[c].len() < self.limit)
             .collect();
         let detail = if open.is_empty() {
@@ -595,9 +600,9 @@ impl<'a> Containers<'a> {
             format!(
                 "no client has room for its {short}: the most left after padding is {} cpu on {} and {} ram_mb on {}",
                 cpu_text(self.room(best_cpu).cpu),
-                self.state.clients()[best_cpu].id,
+                self.state.clients()[best_cpu.index()].id,
                 self.room(best_ram).ram,
-                self.state.clients()[best_ram].id,
+                self.state.clients()[best_ram.index()].id,
             )
         };
         AssignError::Infeasible(format!(
@@ -723,8 +728,11 @@ mod tests {
         )
         .unwrap();
         let bins = Containers::new(&state, &HeronConfig::default(), "heron-ffd", 10);
-        assert!(!bins.fits(0, 0));
-        assert!(matches!(bins.no_room(0), AssignError::Infeasible(_)));
+        assert!(!bins.fits(ClientIx::from_position(0), TaskIx::from_position(0)));
+        assert!(matches!(
+            bins.no_room(TaskIx::from_position(0)),
+            AssignError::Infeasible(_)
+        ));
     }
 
     #[test]

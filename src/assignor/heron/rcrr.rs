@@ -28,7 +28,7 @@
 //! previous placements and A tasks to add, each scanning at most C clients.
 
 use crate::assignor::AssignError;
-use crate::model::{ClusterState, Plan};
+use crate::model::{ClientIx, ClusterState, Plan, TaskIx};
 
 use super::{cpu_text, has_previous, Containers, HeronConfig};
 
@@ -54,9 +54,8 @@ pub(super) fn assign(
 /// The first packing: task i (by id) to client i mod C, or the error naming
 /// the first task that does not fit on the client whose turn it is.
 fn strict(bins: &mut Containers) -> Result<(), AssignError> {
-    let n = bins.client_count();
-    for t in 0..bins.owner.len() {
-        let c = t % n;
+    let turns = bins.held.indices().cycle();
+    for (t, c) in bins.owner.indices().zip(turns) {
         if !bins.fits(c, t) {
             return Err(overflow(bins, c, t));
         }
@@ -67,22 +66,27 @@ fn strict(bins: &mut Containers) -> Result<(), AssignError> {
 
 /// The add path: each task of `adds` to the first client with room, cycling
 /// from a pointer that starts at the lowest id and moves past each choice.
-fn flexible(bins: &mut Containers, adds: &[usize]) -> Result<(), AssignError> {
+fn flexible(bins: &mut Containers, adds: &[TaskIx]) -> Result<(), AssignError> {
     let n = bins.client_count();
+    // How many clients the cycle from the lowest id skips: the pointer.
     let mut pointer = 0;
     for &t in adds {
-        let c = (0..n)
-            .map(|k| (pointer + k) % n)
+        let c = bins
+            .held
+            .indices()
+            .cycle()
+            .skip(pointer)
+            .take(n)
             .find(|&c| bins.fits(c, t))
             .ok_or_else(|| bins.no_room(t))?;
         bins.place(c, t);
-        pointer = (c + 1) % n;
+        pointer = (c.index() + 1) % n;
     }
     Ok(())
 }
 
 /// The error of the strict deal: task `t` does not fit on client `c`.
-fn overflow(bins: &Containers, c: usize, t: usize) -> AssignError {
+fn overflow(bins: &Containers, c: ClientIx, t: TaskIx) -> AssignError {
     let room = bins.room(c);
     let need = bins.demand[t];
     let mut short = Vec::new();
@@ -95,7 +99,7 @@ fn overflow(bins: &Containers, c: usize, t: usize) -> AssignError {
     AssignError::Infeasible(format!(
         "{} but client {}, whose turn it is in {}'s strict round robin, has only {} left after padding (Heron would retry with one more container; the clients are fixed)",
         bins.needs(t),
-        bins.state.clients()[c].id,
+        bins.state.clients()[c.index()].id,
         bins.strategy,
         short.join(" and "),
     ))

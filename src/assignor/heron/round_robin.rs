@@ -30,17 +30,17 @@
 
 use std::fmt::Write as _;
 
-use crate::model::{ClusterState, Plan};
+use crate::model::{ClientIx, ClusterState, IxVec, Plan, TaskIx};
 
 use super::{cpu_text, Containers, HeronConfig};
 
 /// Heron's RR over every client of `state`; resources are reported, not enforced.
 pub(super) fn assign(state: &ClusterState, config: &HeronConfig, strategy: &'static str) -> Plan {
     let mut bins = Containers::new(state, config, strategy, usize::MAX);
-    let n = bins.client_count();
-    if n > 0 {
-        for (i, t) in walk_order(state).into_iter().enumerate() {
-            bins.place(i % n, t);
+    if bins.client_count() > 0 {
+        let turns = bins.held.indices().cycle();
+        for (t, c) in walk_order(state).into_iter().zip(turns) {
+            bins.place(c, t);
         }
         if let Some(note) = refusals_note(state, config, &bins.held, strategy) {
             bins.diagnostics.push(note);
@@ -52,7 +52,7 @@ pub(super) fn assign(state: &ClusterState, config: &HeronConfig, strategy: &'sta
 /// Task positions in Heron RR's order: subtopologies by the largest RAM any
 /// of their tasks states (descending, 0 when none), then by id; each
 /// subtopology's tasks by partition.
-fn walk_order(state: &ClusterState) -> Vec<usize> {
+fn walk_order(state: &ClusterState) -> Vec<TaskIx> {
     let tasks = state.tasks();
     let mut groups: Vec<(u64, u32, std::ops::Range<usize>)> = Vec::new();
     let mut start = 0;
@@ -71,7 +71,11 @@ fn walk_order(state: &ClusterState) -> Vec<usize> {
         start += len;
     }
     groups.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
-    groups.into_iter().flat_map(|(_, _, range)| range).collect()
+    groups
+        .into_iter()
+        .flat_map(|(_, _, range)| range)
+        .map(TaskIx::from_position)
+        .collect()
 }
 
 /// What Heron's RR requests for one container.
@@ -156,8 +160,8 @@ fn size(d: &Dimension) -> Result<(f64, Option<f64>), String> {
 fn sizes(
     state: &ClusterState,
     config: &HeronConfig,
-    held: &[Vec<usize>],
-) -> Vec<Option<Result<Sizing, String>>> {
+    held: &IxVec<ClientIx, Vec<TaskIx>>,
+) -> IxVec<ClientIx, Option<Result<Sizing, String>>> {
     let fullest = held.iter().map(Vec::len).max().unwrap_or(0) as f64;
     let stateful = state.tasks().iter().any(|t| t.stateful);
     let ram_padding = config.rr_padding_ram_mb as f64
@@ -174,7 +178,7 @@ fn sizes(
             if held.is_empty() {
                 return None;
             }
-            let tasks: Vec<_> = held.iter().map(|&t| &state.tasks()[t]).collect();
+            let tasks: Vec<_> = held.iter().map(|t| &state.tasks()[t.index()]).collect();
             let cpu = Dimension {
                 name: "cpu",
                 stated: tasks.iter().filter_map(|t| t.cpu).sum(),
@@ -215,12 +219,12 @@ fn sizes(
 fn refusals_note(
     state: &ClusterState,
     config: &HeronConfig,
-    held: &[Vec<usize>],
+    held: &IxVec<ClientIx, Vec<TaskIx>>,
     strategy: &str,
 ) -> Option<String> {
-    let refused: Vec<(usize, String)> = sizes(state, config, held)
-        .into_iter()
-        .enumerate()
+    let refused: Vec<(ClientIx, String)> = held
+        .indices()
+        .zip(sizes(state, config, held))
         .filter_map(|(c, s)| match s {
             Some(Err(why)) => Some((c, why)),
             _ => None,
@@ -239,7 +243,7 @@ fn refusals_note(
             break;
         }
         let sep = if i == 0 { " " } else { "; " };
-        let _ = write!(note, "{sep}{} ({why})", state.clients()[*c].id);
+        let _ = write!(note, "{sep}{} ({why})", state.clients()[c.index()].id);
     }
     Some(note)
 }
@@ -266,20 +270,25 @@ mod tests {
         ClusterState::new(AssignmentConfig::default(), tasks, clients).unwrap()
     }
 
-    fn held_of(state: &ClusterState) -> Vec<Vec<usize>> {
-        let n = state.clients().len();
-        let mut held = vec![Vec::new(); n];
-        for (i, t) in walk_order(state).into_iter().enumerate() {
-            held[i % n].push(t);
+    fn held_of(state: &ClusterState) -> IxVec<ClientIx, Vec<TaskIx>> {
+        let mut held = IxVec::from_elem(Vec::new(), state.clients().len());
+        let turns = state.client_ixs().cycle();
+        for (t, c) in walk_order(state).into_iter().zip(turns) {
+            held[c].push(t);
         }
         held
+    }
+
+    fn raw(tasks: &[TaskIx]) -> Vec<usize> {
+        tasks.iter().map(|t| t.index()).collect()
     }
 
     #[test]
     fn spec_vector_sizes_instances_for_the_fullest_container() {
         let state = exclaim_word(vec![Client::new("c1", 1), Client::new("c2", 1)]);
         let held = held_of(&state);
-        assert_eq!(held, vec![vec![0, 2, 4], vec![1, 3]]);
+        let raw_held: Vec<Vec<usize>> = held.iter().map(|h| raw(h)).collect();
+        assert_eq!(raw_held, vec![vec![0, 2, 4], vec![1, 3]]);
         let sizes = sizes(&state, &HeronConfig::default(), &held);
         let expect = |share_cpu: f64, share_ram: f64| {
             Some(Ok(Sizing {
@@ -289,7 +298,10 @@ mod tests {
                 ram_share_mb: Some(share_ram),
             }))
         };
-        assert_eq!(sizes, vec![expect(1.0, 1024.0), expect(1.5, 1536.0)]);
+        assert_eq!(
+            sizes.into_raw(),
+            vec![expect(1.0, 1024.0), expect(1.5, 1536.0)]
+        );
     }
 
     #[test]
@@ -302,7 +314,7 @@ mod tests {
         )
         .unwrap();
         let sizes = sizes(&state, &HeronConfig::default(), &held_of(&state));
-        let Some(Ok(s)) = &sizes[0] else {
+        let Some(Ok(s)) = &sizes.as_raw()[0] else {
             panic!("sized: {sizes:?}")
         };
         assert_eq!((s.ram_mb, s.ram_share_mb), (4096.0, Some(1024.0)));
@@ -318,14 +330,14 @@ mod tests {
         let state = exclaim_word(vec![small, tiny]);
         let sizes = sizes(&state, &HeronConfig::default(), &held_of(&state));
         // a: 3 tasks share 4096 − 2048 RAM and 2 − 1 CPU.
-        let Some(Ok(a)) = &sizes[0] else {
+        let Some(Ok(a)) = &sizes.as_raw()[0] else {
             panic!("a sized: {sizes:?}")
         };
         assert_eq!(a.ram_share_mb, Some(2048.0 / 3.0));
         assert_eq!((a.cpu, a.cpu_share), (2.0, Some(1.0 / 3.0)));
         assert_eq!(a.ram_mb, 4096.0);
         // b: 2048 − 2048 padding leaves nothing.
-        assert!(matches!(&sizes[1], Some(Err(why)) if why.contains("ram_mb would get 0")));
+        assert!(matches!(&sizes.as_raw()[1], Some(Err(why)) if why.contains("ram_mb would get 0")));
     }
 
     #[test]
@@ -348,6 +360,6 @@ mod tests {
         tasks[2].ram_mb = Some(2048);
         tasks[2].cpu = Some(0.5);
         let state = ClusterState::new(AssignmentConfig::default(), tasks, vec![]).unwrap();
-        assert_eq!(walk_order(&state), vec![2, 1, 0]);
+        assert_eq!(raw(&walk_order(&state)), vec![2, 1, 0]);
     }
 }

@@ -57,11 +57,13 @@
 
 mod transport;
 
-use crate::model::{Client, ClientPlan, ClusterState, Lag, Plan, Task};
+use crate::model::{
+    Client, ClientIx, ClientPlan, ClusterState, Ix, IxVec, Lag, Plan, Task, TaskIx,
+};
 
 use super::share::share_bounds;
 use super::{AssignError, Assignor, Claims, LeaveBehaviour, StrategyInfo};
-use transport::{Row, TransportError};
+use transport::{Bounds, Row, TransportError};
 
 /// The strategy's name.
 const NAME: &str = "optimal";
@@ -120,13 +122,17 @@ impl Assignor for Optimal {
         let listed = listed_costs(state);
         let owners = place_actives(state, &listed)?;
         for (task, &c) in state.tasks().iter().zip(&owners) {
-            client_plan(&mut plan, &clients[c]).active.insert(task.id);
+            client_plan(&mut plan, &clients[c.index()])
+                .active
+                .insert(task.id);
         }
         let (standbys, note) = place_standbys(state, &owners, listed)?;
         plan.diagnostics.extend(note);
         for (task, holders) in standbys {
             for c in holders {
-                client_plan(&mut plan, &clients[c]).standby.insert(task.id);
+                client_plan(&mut plan, &clients[c.index()])
+                    .standby
+                    .insert(task.id);
             }
         }
         Ok(plan)
@@ -146,7 +152,7 @@ pub(crate) fn min_active_restore_cost(state: &ClusterState) -> Option<u64> {
             .tasks()
             .iter()
             .zip(owners)
-            .map(|(task, c)| restore(state, &state.clients()[c], task))
+            .map(|(task, c)| restore(state, &state.clients()[c.index()], task))
             .fold(0u64, u64::saturating_add),
     )
 }
@@ -179,20 +185,21 @@ fn default_cost(task: &Task) -> u64 {
     restore_at(task, Lag::Unknown)
 }
 
-/// For every task (in task order), the clients (by position, ascending) where
+/// For every task, the clients (ascending) where
 /// its restore cost differs from [`default_cost`], with that cost: the
 /// clients that reported a lag below (or above) the end offset. O(lag
 /// entries).
-fn listed_costs(state: &ClusterState) -> Vec<Vec<(usize, Option<u64>)>> {
+fn listed_costs(state: &ClusterState) -> Listed {
     let tasks = state.tasks();
-    let mut cells = vec![Vec::new(); tasks.len()];
-    for (c, client) in state.clients().iter().enumerate() {
+    let mut cells = IxVec::from_elem(Vec::new(), tasks.len());
+    for (c, client) in state.client_ixs().zip(state.clients()) {
         for (&id, &lag) in &client.lags {
-            let Some(r) = state.task_position(id) else {
+            let Some(r) = state.task_ix(id) else {
                 continue;
             };
-            let cost = restore_at(&tasks[r], lag);
-            if cost != default_cost(&tasks[r]) {
+            let task = &tasks[r.index()];
+            let cost = restore_at(task, lag);
+            if cost != default_cost(task) {
                 cells[r].push((c, Some(cost)));
             }
         }
@@ -206,15 +213,14 @@ fn too_costly(what: &str, spread: u64) -> AssignError {
     ))
 }
 
-/// The client (by position) of every task's active, in task order, given
-/// the [`listed_costs`].
+/// The client of every task's active, given the [`listed_costs`].
 fn place_actives(
     state: &ClusterState,
-    listed: &[Vec<(usize, Option<u64>)>],
-) -> Result<Vec<usize>, AssignError> {
+    listed: &Listed,
+) -> Result<IxVec<TaskIx, ClientIx>, AssignError> {
     let tasks = state.tasks();
-    let bounds = share_bounds(state, tasks.len());
-    let rows: Vec<Row> = tasks
+    let bounds: Bounds<ClientIx> = IxVec::from_raw(share_bounds(state, tasks.len()));
+    let rows: IxVec<TaskIx, Row<ClientIx>> = tasks
         .iter()
         .zip(listed)
         .map(|(task, cells)| Row {
@@ -242,11 +248,25 @@ fn place_actives(
         .collect()
 }
 
-/// Standby holders (client positions) of stateful tasks.
-type Standbys<'s> = Vec<(&'s Task, Vec<usize>)>;
+/// The clients where a task's restore cost differs from its default, with
+/// that cost (`None`: banned), per task.
+type Listed = IxVec<TaskIx, Vec<(ClientIx, Option<u64>)>>;
 
-/// Per client, the least and most replicas it may get.
-type Bounds = Vec<(usize, usize)>;
+/// Standby holders of stateful tasks.
+type Standbys<'s> = Vec<(&'s Task, Vec<ClientIx>)>;
+
+/// The position of a task among the stateful ones (a standby row).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+struct StatefulIx(u32);
+
+impl Ix for StatefulIx {
+    fn index(self) -> usize {
+        self.0 as usize
+    }
+    fn from_raw(raw: u32) -> Self {
+        StatefulIx(raw)
+    }
+}
 
 const LOWER_RELAXED: &str = "optimal: standby share lower bounds relaxed (not every client can take its share of standbys while standbys stay off their active's client)";
 const BOUNDS_DROPPED: &str = "optimal: standby share bounds dropped (no placement keeps standbys off their active's client within the shares)";
@@ -256,15 +276,15 @@ const BOUNDS_DROPPED: &str = "optimal: standby share bounds dropped (no placemen
 /// note when the share bounds had to be relaxed.
 fn place_standbys<'s>(
     state: &'s ClusterState,
-    owners: &[usize],
-    listed: Vec<Vec<(usize, Option<u64>)>>,
+    owners: &IxVec<TaskIx, ClientIx>,
+    listed: Listed,
 ) -> Result<(Standbys<'s>, Option<String>), AssignError> {
     let clients = state.clients();
     let replicas = (state.config().num_standby_replicas as usize).min(clients.len() - 1);
     // Stateful tasks, and a row for each: the listed costs, the active's
     // client banned.
     let mut stateful = Vec::new();
-    let mut rows = Vec::new();
+    let mut rows = IxVec::<StatefulIx, Row<ClientIx>>::new();
     for ((task, &owner), mut cells) in state.tasks().iter().zip(owners).zip(listed) {
         if !task.stateful {
             continue;
@@ -284,14 +304,17 @@ fn place_standbys<'s>(
         return Ok((Vec::new(), None));
     }
     let total = replicas * stateful.len();
-    let shares = share_bounds(state, total);
-    let attempts: [(Bounds, Option<&str>); 3] = [
+    let shares: Bounds<ClientIx> = IxVec::from_raw(share_bounds(state, total));
+    let attempts: [(Bounds<ClientIx>, Option<&str>); 3] = [
         (shares.clone(), None),
         (
             shares.iter().map(|&(_, hi)| (0, hi)).collect(),
             Some(LOWER_RELAXED),
         ),
-        (vec![(0, total); clients.len()], Some(BOUNDS_DROPPED)),
+        (
+            IxVec::from_elem((0, total), clients.len()),
+            Some(BOUNDS_DROPPED),
+        ),
     ];
     for (bounds, note) in attempts {
         match transport::solve(&rows, &bounds) {

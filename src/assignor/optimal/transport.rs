@@ -64,6 +64,13 @@ use std::collections::BTreeSet;
 use petgraph::graph::{EdgeIndex, NodeIndex};
 
 use crate::flow::{FlowError, FlowNetwork};
+use crate::model::{Ix, IxVec};
+
+/// The columns of every row, a row's in column order.
+pub(crate) type Columns<R, C> = IxVec<R, Vec<C>>;
+
+/// The `(lo, hi)` bounds of every column.
+pub(crate) type Bounds<C> = IxVec<C, (usize, usize)>;
 
 /// Why a transportation problem has no answer.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -77,22 +84,22 @@ pub(crate) enum TransportError {
     },
 }
 
-/// One row: how many units it sends, its default cost, and the columns with
-/// a cost of their own.
+/// One row: how many units it sends, its default cost, and the columns (of
+/// position type `C`) with a cost of their own.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Row {
+pub(crate) struct Row<C> {
     /// Units the row sends, each to a different column.
     pub supply: usize,
     /// The cost of every column not in `cells`.
     pub default: u64,
     /// Columns with their own cost, or banned (`None`); sorted by column,
     /// each column at most once.
-    pub cells: Vec<(usize, Option<u64>)>,
+    pub cells: Vec<(C, Option<u64>)>,
 }
 
-impl Row {
+impl<C: Ix> Row<C> {
     /// The cost of column `c`, `None` when banned.
-    fn cost(&self, c: usize) -> Option<u64> {
+    fn cost(&self, c: C) -> Option<u64> {
         match self.cells.binary_search_by_key(&c, |&(col, _)| col) {
             Ok(i) => self.cells[i].1,
             Err(_) => Some(self.default),
@@ -100,18 +107,18 @@ impl Row {
     }
 
     /// Whether column `c` is listed.
-    fn lists(&self, c: usize) -> bool {
+    fn lists(&self, c: C) -> bool {
         self.cells.binary_search_by_key(&c, |&(col, _)| col).is_ok()
     }
 }
 
 /// Solves the problem; for every row, the columns it sends a unit to, in
 /// column order. `bounds[c] = (lo, hi)`; a listed column must be below
-/// `bounds.len()`.
-pub(crate) fn solve(
-    rows: &[Row],
-    bounds: &[(usize, usize)],
-) -> Result<Vec<Vec<usize>>, TransportError> {
+/// `bounds.len()`. Rows are positions `R` (tasks), columns `C` (clients).
+pub(crate) fn solve<R: Ix, C: Ix>(
+    rows: &IxVec<R, Row<C>>,
+    bounds: &Bounds<C>,
+) -> Result<Columns<R, C>, TransportError> {
     let cols = bounds.len();
     let total: usize = rows.iter().map(|r| r.supply).sum();
     let lower: usize = bounds.iter().map(|b| b.0).sum();
@@ -121,8 +128,8 @@ pub(crate) fn solve(
     let floors = reduce(rows, cols, rows.len() + cols + 4, total)?;
     let mut net = Network::new(rows, bounds.len())?;
     let hub = net.net.add_node();
-    let mut hub_in = Vec::with_capacity(rows.len());
-    for (r, row) in rows.iter().enumerate() {
+    let mut hub_in = IxVec::<R, _>::new();
+    for (r, row) in rows.iter_enumerated() {
         for &(c, cost) in &row.cells {
             if let Some(cost) = cost {
                 net.cell_arc(r, c, cost - floors[r])?;
@@ -137,16 +144,17 @@ pub(crate) fn solve(
             None
         });
     }
-    let hub_out: Vec<EdgeIndex> = (0..cols)
+    let hub_out: IxVec<C, EdgeIndex> = bounds
+        .indices()
         .map(|c| Ok(net.net.add_arc(hub, net.cols[c], to_i64(bounds[c].1)?, 0)))
         .collect::<Result<_, TransportError>>()?;
     net.bound_arcs(bounds, total)?;
     net.solve(total)?;
-    let via_hub: Vec<usize> = hub_in
+    let via_hub: IxVec<R, usize> = hub_in
         .iter()
         .map(|e| e.map_or(0, |e| units(net.net.arc(e).flow)))
         .collect();
-    let per_column: Vec<usize> = hub_out
+    let per_column: IxVec<C, usize> = hub_out
         .iter()
         .map(|&e| units(net.net.arc(e).flow))
         .collect();
@@ -154,8 +162,8 @@ pub(crate) fn solve(
         return solve_dense(rows, bounds, &floors, total);
     };
     Ok(split
-        .into_iter()
-        .enumerate()
+        .indices()
+        .zip(split)
         .map(|(r, mut picked)| {
             picked.extend(net.columns_of(r));
             picked.sort_unstable();
@@ -166,15 +174,15 @@ pub(crate) fn solve(
 
 /// The dense network, one arc per allowed cell: the fallback when the hub
 /// units cannot be split.
-fn solve_dense(
-    rows: &[Row],
-    bounds: &[(usize, usize)],
-    floors: &[u64],
+fn solve_dense<R: Ix, C: Ix>(
+    rows: &IxVec<R, Row<C>>,
+    bounds: &Bounds<C>,
+    floors: &IxVec<R, u64>,
     total: usize,
-) -> Result<Vec<Vec<usize>>, TransportError> {
+) -> Result<Columns<R, C>, TransportError> {
     let mut net = Network::new(rows, bounds.len())?;
-    for (r, row) in rows.iter().enumerate() {
-        for c in 0..bounds.len() {
+    for (r, row) in rows.iter_enumerated() {
+        for c in bounds.indices() {
             if let Some(cost) = row.cost(c) {
                 net.cell_arc(r, c, cost - floors[r])?;
             }
@@ -182,19 +190,19 @@ fn solve_dense(
     }
     net.bound_arcs(bounds, total)?;
     net.solve(total)?;
-    Ok((0..rows.len()).map(|r| net.columns_of(r)).collect())
+    Ok(rows.indices().map(|r| net.columns_of(r)).collect())
 }
 
 /// Each row's cheapest allowed cost (its floor), after checking the overflow
 /// guard for a network of `nodes` nodes carrying `total` units.
-fn reduce(
-    rows: &[Row],
+fn reduce<R: Ix, C: Ix>(
+    rows: &IxVec<R, Row<C>>,
     cols: usize,
     nodes: usize,
     total: usize,
-) -> Result<Vec<u64>, TransportError> {
+) -> Result<IxVec<R, u64>, TransportError> {
     let mut spread: u64 = 0;
-    let mut floors = Vec::with_capacity(rows.len());
+    let mut floors = IxVec::new();
     for row in rows {
         let unlisted = row.cells.len() < cols;
         let costs = row
@@ -221,23 +229,23 @@ fn to_i64(n: impl TryInto<i64>) -> Result<i64, TransportError> {
 }
 
 /// The parts both networks share: source → rows, columns → (spare) → sink.
-struct Network {
+struct Network<R, C> {
     net: FlowNetwork,
     source: NodeIndex,
-    rows: Vec<NodeIndex>,
-    cols: Vec<NodeIndex>,
+    rows: IxVec<R, NodeIndex>,
+    cols: IxVec<C, NodeIndex>,
     spare: NodeIndex,
     sink: NodeIndex,
 }
 
-impl Network {
+impl<R: Ix, C: Ix> Network<R, C> {
     /// Source, row and column nodes, `spare` and `sink`, and the source → row
     /// arcs.
-    fn new(rows: &[Row], cols: usize) -> Result<Network, TransportError> {
+    fn new(rows: &IxVec<R, Row<C>>, cols: usize) -> Result<Self, TransportError> {
         let mut net = FlowNetwork::new();
         let source = net.add_node();
-        let row_nodes: Vec<NodeIndex> = rows.iter().map(|_| net.add_node()).collect();
-        let col_nodes: Vec<NodeIndex> = (0..cols).map(|_| net.add_node()).collect();
+        let row_nodes: IxVec<R, NodeIndex> = rows.iter().map(|_| net.add_node()).collect();
+        let col_nodes: IxVec<C, NodeIndex> = (0..cols).map(|_| net.add_node()).collect();
         let spare = net.add_node();
         let sink = net.add_node();
         for (row, &node) in rows.iter().zip(&row_nodes) {
@@ -256,18 +264,14 @@ impl Network {
     }
 
     /// Row `r` → column `c`, one unit at the (reduced) `cost`.
-    fn cell_arc(&mut self, r: usize, c: usize, cost: u64) -> Result<(), TransportError> {
+    fn cell_arc(&mut self, r: R, c: C, cost: u64) -> Result<(), TransportError> {
         self.net
             .add_arc(self.rows[r], self.cols[c], 1, to_i64(cost)?);
         Ok(())
     }
 
     /// The bound arcs of every column, and `spare → sink`.
-    fn bound_arcs(
-        &mut self,
-        bounds: &[(usize, usize)],
-        total: usize,
-    ) -> Result<(), TransportError> {
+    fn bound_arcs(&mut self, bounds: &Bounds<C>, total: usize) -> Result<(), TransportError> {
         let mut lower = 0;
         for (&(lo, hi), &col) in bounds.iter().zip(&self.cols) {
             if lo > 0 {
@@ -299,15 +303,15 @@ impl Network {
     }
 
     /// The columns row `r` sends a unit to on its own arcs, in column order.
-    fn columns_of(&self, r: usize) -> Vec<usize> {
-        let first = self.cols.first().map_or(0, |n| n.index());
+    fn columns_of(&self, r: R) -> Vec<C> {
+        let first = self.cols.iter().next().map_or(0, |n| n.index());
         let end = first + self.cols.len();
         self.net
             .flows_from(self.rows[r])
             .into_iter()
             .map(|(to, _)| to.index())
             .filter(|&to| (first..end).contains(&to))
-            .map(|to| to - first)
+            .map(|to| column(to - first))
             .collect()
     }
 }
@@ -320,22 +324,21 @@ impl Network {
 /// too few columns.
 ///
 /// O(Σ units · log C + Σ listed cells) with an ordered set of columns.
-fn split_hub(
-    rows: &[Row],
-    via_hub: &[usize],
-    mut per_column: Vec<usize>,
-) -> Option<Vec<Vec<usize>>> {
-    let mut order: Vec<usize> = (0..rows.len()).filter(|&r| via_hub[r] > 0).collect();
+fn split_hub<R: Ix, C: Ix>(
+    rows: &IxVec<R, Row<C>>,
+    via_hub: &IxVec<R, usize>,
+    mut per_column: IxVec<C, usize>,
+) -> Option<Columns<R, C>> {
+    let mut order: Vec<R> = rows.indices().filter(|&r| via_hub[r] > 0).collect();
     order.sort_by_key(|&r| (Reverse(rows[r].cells.len()), Reverse(via_hub[r]), r));
-    let mut open: BTreeSet<(Reverse<usize>, usize)> = per_column
-        .iter()
-        .enumerate()
+    let mut open: BTreeSet<(Reverse<usize>, C)> = per_column
+        .iter_enumerated()
         .filter(|&(_, &n)| n > 0)
         .map(|(c, &n)| (Reverse(n), c))
         .collect();
-    let mut got = vec![Vec::new(); rows.len()];
+    let mut got = IxVec::from_elem(Vec::new(), rows.len());
     for r in order {
-        let picked: Vec<usize> = open
+        let picked: Vec<C> = open
             .iter()
             .map(|&(_, c)| c)
             .filter(|&c| !rows[r].lists(c))
@@ -356,6 +359,12 @@ fn split_hub(
     Some(got)
 }
 
+/// The column at `offset` among the column nodes: below their count, which
+/// comes from a list of positions.
+fn column<C: Ix>(offset: usize) -> C {
+    C::from_raw(u32::try_from(offset).expect("a column position fits in u32"))
+}
+
 /// A solved arc's flow as a count: between 0 and the arc's capacity, which
 /// was made from a `usize` count (`to_i64`).
 fn units(flow: i64) -> usize {
@@ -368,35 +377,58 @@ mod tests {
     use rand_chacha::ChaCha8Rng;
 
     use super::*;
+    use crate::model::{ClientIx, TaskIx};
 
-    fn row(supply: usize, default: u64, cells: &[(usize, Option<u64>)]) -> Row {
+    /// Rows are tasks, columns clients, as in the strategy.
+    type Rows = IxVec<TaskIx, Row<ClientIx>>;
+
+    fn row(supply: usize, default: u64, cells: &[(usize, Option<u64>)]) -> Row<ClientIx> {
         Row {
             supply,
             default,
-            cells: cells.to_vec(),
+            cells: cells
+                .iter()
+                .map(|&(c, cost)| (ClientIx::from_position(c), cost))
+                .collect(),
         }
+    }
+
+    /// An answer in plain column numbers.
+    fn raw(got: Columns<TaskIx, ClientIx>) -> Vec<Vec<usize>> {
+        got.iter()
+            .map(|cols| cols.iter().map(|c| c.index()).collect())
+            .collect()
+    }
+
+    /// [`solve`] on plain arrays, the answer in plain column numbers.
+    fn run(
+        rows: &[Row<ClientIx>],
+        bounds: &[(usize, usize)],
+    ) -> Result<Vec<Vec<usize>>, TransportError> {
+        let rows: Rows = IxVec::from_raw(rows.to_vec());
+        solve(&rows, &IxVec::from_raw(bounds.to_vec())).map(raw)
     }
 
     #[test]
     fn lower_bounds_are_met() {
         // Two rows, both cheaper on column 0, but column 1 must take one.
         let rows = [row(1, 0, &[(1, Some(10))]), row(1, 0, &[(1, Some(11))])];
-        let got = solve(&rows, &[(0, 2), (1, 2)]).unwrap();
+        let got = run(&rows, &[(0, 2), (1, 2)]).unwrap();
         // Row 0 is cheaper there (10 < 11).
         assert_eq!(got, vec![vec![1], vec![0]]);
     }
 
     #[test]
     fn banned_cells_are_avoided_and_infeasibility_reported() {
-        let got = solve(&[row(1, 5, &[(0, None)])], &[(0, 1), (0, 1)]).unwrap();
+        let got = run(&[row(1, 5, &[(0, None)])], &[(0, 1), (0, 1)]).unwrap();
         assert_eq!(got, vec![vec![1]]);
         let banned = row(1, 5, &[(0, None), (1, None)]);
         assert_eq!(
-            solve(&[banned], &[(0, 1), (0, 1)]),
+            run(&[banned], &[(0, 1), (0, 1)]),
             Err(TransportError::Infeasible)
         );
         assert_eq!(
-            solve(&[row(2, 0, &[(0, None)])], &[(1, 1), (1, 1)]),
+            run(&[row(2, 0, &[(0, None)])], &[(1, 1), (1, 1)]),
             Err(TransportError::Infeasible)
         );
     }
@@ -407,11 +439,11 @@ mod tests {
             row(1, u64::MAX, &[(0, Some(0))]),
             row(1, u64::MAX, &[(1, Some(0))]),
         ];
-        let got = solve(&rows, &[(1, 1), (1, 1)]);
+        let got = run(&rows, &[(1, 1), (1, 1)]);
         assert!(matches!(got, Err(TransportError::TooCostly { .. })));
         // The same cost on every cell of a row is reduced away.
         let rows = [row(1, u64::MAX, &[]), row(1, u64::MAX, &[])];
-        assert_eq!(solve(&rows, &[(1, 1), (1, 1)]).unwrap().len(), 2);
+        assert_eq!(run(&rows, &[(1, 1), (1, 1)]).unwrap().len(), 2);
     }
 
     #[test]
@@ -420,15 +452,28 @@ mod tests {
         // for columns 0 and 1. Row 0 goes first and takes column 0, leaving
         // row 1 only its banned column — yet row 0 → 1, row 1 → 0 works.
         let rows = [row(1, 9, &[(2, None), (3, None)]), row(1, 9, &[(1, None)])];
-        assert_eq!(split_hub(&rows, &[1, 1], vec![1, 1, 0, 0]), None);
+        let rows: Rows = IxVec::from_raw(rows.to_vec());
+        let split = split_hub(
+            &rows,
+            &IxVec::from_raw(vec![1, 1]),
+            IxVec::<ClientIx, _>::from_raw(vec![1, 1, 0, 0]),
+        );
+        assert_eq!(split, None);
         // `solve` then falls back to the dense network.
         let bounds = [(1, 1), (1, 1), (0, 0), (0, 0)];
-        assert_eq!(solve(&rows, &bounds).unwrap(), vec![vec![1], vec![0]]);
+        assert_eq!(
+            raw(solve(&rows, &IxVec::from_raw(bounds.to_vec())).unwrap()),
+            vec![vec![1], vec![0]]
+        );
     }
 
     /// Σ cost of an answer, checking it is a valid assignment on the way.
-    fn checked_cost(rows: &[Row], bounds: &[(usize, usize)], got: &[Vec<usize>]) -> u64 {
-        let mut per_column = vec![0; bounds.len()];
+    fn checked_cost(
+        rows: &Rows,
+        bounds: &Bounds<ClientIx>,
+        got: &Columns<TaskIx, ClientIx>,
+    ) -> u64 {
+        let mut per_column: IxVec<ClientIx, usize> = IxVec::from_elem(0, bounds.len());
         let mut cost = 0;
         for (row, cols) in rows.iter().zip(got) {
             assert_eq!(cols.len(), row.supply);
@@ -450,7 +495,7 @@ mod tests {
         let mut solved = 0;
         for _ in 0..2_000 {
             let cols = rng.random_range(1..6);
-            let rows: Vec<Row> = (0..rng.random_range(1..8))
+            let rows: Rows = (0..rng.random_range(1..8))
                 .map(|_| {
                     let mut cells = Vec::new();
                     for c in 0..cols {
@@ -463,7 +508,7 @@ mod tests {
                 })
                 .collect();
             let total: usize = rows.iter().map(|r| r.supply).sum();
-            let bounds: Vec<(usize, usize)> = (0..cols)
+            let bounds: Bounds<ClientIx> = (0..cols)
                 .map(|_| {
                     let lo = rng.random_range(0..=total / cols);
                     (lo, lo + rng.random_range(0..=total))

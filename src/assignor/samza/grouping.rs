@@ -2,32 +2,46 @@
 //! `GroupByContainerCount` (`org.apache.samza.container.grouper.task`;
 //! `docs/algorithms.md`, *Samza: round robin* and *Samza: balance*).
 //!
-//! Tasks are handled by their *rank*: their position in Samza's name order,
+//! Tasks are handled by their [`Rank`]: their position in Samza's name order,
 //! so sorting ranks sorts task names and "the lexicographically largest name
 //! of a group" is the largest rank.
 
 use std::collections::VecDeque;
 
-use crate::model::ClusterState;
+use crate::model::{ClusterState, IxVec, TaskIx};
+
+use super::positions::{Rank, SlotIx};
+
+/// A grouping: the ranks of each slot.
+pub(super) type Groups = IxVec<SlotIx, Vec<Rank>>;
 
 /// Samza's task order: every task rendered as its name `S_P` and the names
 /// sorted as strings (`"0_10" < "0_2"`, `"10_0" < "1_0"`). Returns the task
-/// positions (in [`ClusterState::tasks`]) by rank.
-pub(super) fn name_order(state: &ClusterState) -> Vec<usize> {
-    let mut named: Vec<(String, usize)> = state
-        .tasks()
-        .iter()
-        .enumerate()
-        .map(|(i, task)| (task.id.to_string(), i))
+/// positions by rank.
+pub(super) fn name_order(state: &ClusterState) -> IxVec<Rank, TaskIx> {
+    let mut named: Vec<(String, TaskIx)> = state
+        .task_ixs()
+        .map(|t| (state.tasks()[t.index()].id.to_string(), t))
         .collect();
     // Task ids are unique, so their names are, and the sort is total.
     named.sort_unstable();
-    named.into_iter().map(|(_, i)| i).collect()
+    named.into_iter().map(|(_, t)| t).collect()
+}
+
+/// The rank of every task position: the inverse of `order` ([`name_order`]).
+pub(super) fn ranks(order: &IxVec<Rank, TaskIx>) -> IxVec<TaskIx, Rank> {
+    let mut rank: IxVec<TaskIx, Option<Rank>> = IxVec::from_elem(None, order.len());
+    for (r, &t) in order.iter_enumerated() {
+        rank[t] = Some(r);
+    }
+    // `order` is a permutation of the task positions: every one has a rank.
+    rank.into_iter().flatten().collect()
 }
 
 /// Samza's quota of slot `i` when `tasks` tasks go into `n` slots: an even
 /// share, the remainder one each to the lowest slot ids; 0 beyond `n`.
-pub(super) fn quota(i: usize, tasks: usize, n: usize) -> usize {
+pub(super) fn quota(i: SlotIx, tasks: usize, n: usize) -> usize {
+    let i = i.index();
     if i < n {
         tasks / n + usize::from(i < tasks % n)
     } else {
@@ -38,10 +52,10 @@ pub(super) fn quota(i: usize, tasks: usize, n: usize) -> usize {
 /// `GroupByContainerCount.group(tasks)`: the task of rank `i` goes to slot
 /// `i mod n`.
 /// Every returned group is sorted by rank.
-pub(super) fn round_robin(tasks: usize, n: usize) -> Vec<Vec<usize>> {
-    let mut groups = vec![Vec::new(); n];
-    for rank in 0..tasks {
-        groups[rank % n].push(rank);
+pub(super) fn round_robin(tasks: usize, n: usize) -> Groups {
+    let mut groups = IxVec::from_elem(Vec::new(), n);
+    for rank in Rank::upto(tasks) {
+        groups[SlotIx::from_position(rank.index() % n)].push(rank);
     }
     groups
 }
@@ -58,26 +72,38 @@ pub(super) fn round_robin(tasks: usize, n: usize) -> Vec<Vec<usize>> {
 /// (slots in ascending order), and the slots below quota take from the head
 /// of that list in ascending order. Only spilled tasks move:
 /// Σᵢ max(0, |Gᵢ| − quotaᵢ) of them. O(T).
-pub(super) fn balance(previous: &[Vec<usize>], tasks: usize, n: usize) -> Vec<Vec<usize>> {
+pub(super) fn balance(previous: &Groups, tasks: usize, n: usize) -> Groups {
     let k = previous.len();
     if k <= 1 || n == 1 {
         return round_robin(tasks, n);
     }
-    let mut groups = previous.to_vec();
     if k == n {
-        return groups;
+        return previous.clone();
     }
+    let spill = spill(previous, tasks, n);
+    fill(previous, spill, tasks, n)
+}
+
+/// The ranks above the quotas of the `previous` slots, slots in ascending
+/// order, each slot's largest names last-in first: Samza's spill list.
+fn spill(previous: &Groups, tasks: usize, n: usize) -> VecDeque<Rank> {
     let mut spill = VecDeque::new();
-    for (i, group) in groups.iter_mut().enumerate() {
-        let keep = quota(i, tasks, n);
-        while group.len() > keep {
-            // Groups are sorted: the last one is the largest remaining name.
-            spill.extend(group.pop());
-        }
+    for (i, group) in previous.iter_enumerated() {
+        let keep = quota(i, tasks, n).min(group.len());
+        // Groups are sorted: the largest remaining name is popped first.
+        spill.extend(group[keep..].iter().rev());
     }
-    groups.resize(n, Vec::new());
-    for (i, group) in groups.iter_mut().enumerate() {
+    spill
+}
+
+/// The `n` slots: each previous slot up to its quota, then topped up to its
+/// quota from the head of `spill`, slots in ascending order.
+fn fill(previous: &Groups, mut spill: VecDeque<Rank>, tasks: usize, n: usize) -> Groups {
+    let mut groups = Groups::new();
+    for i in SlotIx::upto(n) {
         let want = quota(i, tasks, n);
+        let kept = super::positions::get(previous, i).map_or(&[][..], |g| &g[..want.min(g.len())]);
+        let mut group = kept.to_vec();
         while group.len() < want {
             match spill.pop_front() {
                 Some(rank) => group.push(rank),
@@ -87,6 +113,7 @@ pub(super) fn balance(previous: &[Vec<usize>], tasks: usize, n: usize) -> Vec<Ve
             }
         }
         group.sort_unstable();
+        groups.push(group);
     }
     groups
 }

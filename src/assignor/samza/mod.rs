@@ -93,15 +93,17 @@
 
 mod grouping;
 mod placement;
+mod positions;
 mod previous;
 
 #[cfg(test)]
 mod tests;
 
-use crate::model::{ClientPlan, ClusterState, Plan};
+use crate::model::{ClientIx, ClientPlan, ClusterState, IxVec, Plan};
 
 use super::{AssignError, Assignor, Claims, LeaveBehaviour, StrategyInfo};
 use placement::{Request, Site};
+use positions::{get, SlotIx};
 use previous::Previous;
 
 /// Samza's `GroupByContainerCount` with host affinity and hot standbys.
@@ -141,7 +143,7 @@ impl Assignor for Samza {
     fn assign(&self, state: &ClusterState) -> Result<Plan, AssignError> {
         let clients = state.clients().len();
         let tasks = state.tasks().len();
-        let mut per_client = vec![ClientPlan::default(); clients];
+        let mut per_client = IxVec::from_elem(ClientPlan::default(), clients);
         let mut diagnostics = Vec::new();
         if clients > 0 && tasks > 0 {
             place(state, &mut per_client, &mut diagnostics);
@@ -192,23 +194,26 @@ impl Counts {
 }
 
 /// Levels 1 and 2 for a state with at least one client and one task.
-fn place(state: &ClusterState, per_client: &mut [ClientPlan], diagnostics: &mut Vec<String>) {
+fn place(
+    state: &ClusterState,
+    per_client: &mut IxVec<ClientIx, ClientPlan>,
+    diagnostics: &mut Vec<String>,
+) {
     let tasks = state.tasks();
     let order = grouping::name_order(state);
-    let mut rank = vec![0; tasks.len()];
-    for (r, &t) in order.iter().enumerate() {
-        rank[t] = r;
-    }
+    let rank = grouping::ranks(&order);
     let counts = Counts::of(state, diagnostics);
     let previous = Previous::derive(state, &rank);
     let groups = grouping::balance(&previous.groups, tasks.len(), counts.slots);
+    let task_of = |r: &positions::Rank| &tasks[order[*r].index()];
 
+    let slots = || SlotIx::upto(counts.slots);
     let request = Request {
         slots: counts.slots,
         replicas: groups
             .iter()
             .map(|g| {
-                let stateful = g.iter().any(|&r| tasks[order[r]].stateful);
+                let stateful = g.iter().any(|r| task_of(r).stateful);
                 if stateful {
                     counts.replicas
                 } else {
@@ -216,25 +221,22 @@ fn place(state: &ClusterState, per_client: &mut [ClientPlan], diagnostics: &mut 
                 }
             })
             .collect(),
-        active: (0..counts.slots)
-            .map(|i| previous.client.get(i).copied().flatten())
+        active: slots()
+            .map(|i| get(&previous.client, i).copied().flatten())
             .collect(),
-        standby: (0..counts.slots)
-            .map(|i| previous.standbys.get(i).cloned().unwrap_or_default())
+        standby: slots()
+            .map(|i| get(&previous.standbys, i).cloned().unwrap_or_default())
             .collect(),
     };
     let layout = placement::bind(&Site::of(state), &request);
     diagnostics.extend(layout.notes);
 
-    for (i, group) in groups.iter().enumerate() {
-        let ids = group.iter().map(|&r| tasks[order[r]].id);
+    for (i, group) in groups.iter_enumerated() {
+        let ids = group.iter().map(|r| task_of(r).id);
         per_client[layout.active[i]].active.extend(ids);
-        for c in layout.standby[i].iter().flatten() {
-            let stateful = group
-                .iter()
-                .map(|&r| &tasks[order[r]])
-                .filter(|t| t.stateful);
-            per_client[*c].standby.extend(stateful.map(|t| t.id));
+        for &c in layout.standby[i].iter().flatten() {
+            let stateful = group.iter().map(task_of).filter(|t| t.stateful);
+            per_client[c].standby.extend(stateful.map(|t| t.id));
         }
     }
 }

@@ -28,7 +28,9 @@
 //! at most `(slots − 1) × (R + 1)` clients. A defensive fallback still covers
 //! any other input (see [`bind`]).
 
-use crate::model::ClusterState;
+use crate::model::{ClientIx, ClusterState, IxVec};
+
+use super::positions::{get, SlotIx};
 
 /// The host a client runs on: its stated host, or, without one, a host of its
 /// own (client ids and host names are different namespaces, so a client
@@ -37,8 +39,8 @@ use crate::model::ClusterState;
 pub(super) enum Host<'a> {
     /// The client's `host`.
     Named(&'a str),
-    /// The client (by position) is its own host.
-    Own(usize),
+    /// The client is its own host.
+    Own(ClientIx),
 }
 
 /// Where a client runs.
@@ -48,13 +50,15 @@ pub(super) struct Site<'a> {
     pub rack: Option<&'a str>,
 }
 
+/// The site of every client.
+pub(super) type Sites<'a> = IxVec<ClientIx, Site<'a>>;
+
 impl<'a> Site<'a> {
-    /// The site of every client, by position.
-    pub(super) fn of(state: &'a ClusterState) -> Vec<Site<'a>> {
+    /// The site of every client.
+    pub(super) fn of(state: &'a ClusterState) -> Sites<'a> {
         state
-            .clients()
-            .iter()
-            .enumerate()
+            .client_ixs()
+            .zip(state.clients())
             .map(|(c, client)| Site {
                 host: client.host.as_deref().map_or(Host::Own(c), Host::Named),
                 rack: client.rack.as_deref(),
@@ -74,23 +78,27 @@ pub(super) struct Request {
     /// Active slots.
     pub slots: usize,
     /// Standby slots of each active slot (`slots` entries).
-    pub replicas: Vec<usize>,
+    pub replicas: IxVec<SlotIx, usize>,
     /// Previous client of each active slot (`slots` entries).
-    pub active: Vec<Option<usize>>,
+    pub active: IxVec<SlotIx, Option<ClientIx>>,
     /// Previous clients of the standby slots of each active slot: entry `r`
     /// of `standby[i]` is that of `(i, r)`; entries from `replicas[i]` on
     /// are ignored.
-    pub standby: Vec<Vec<usize>>,
+    pub standby: IxVec<SlotIx, Vec<ClientIx>>,
 }
 
 impl Request {
-    fn replicas(&self, i: usize) -> usize {
-        self.replicas.get(i).copied().unwrap_or(0)
+    fn replicas(&self, i: SlotIx) -> usize {
+        get(&self.replicas, i).copied().unwrap_or(0)
     }
 
-    fn preferred_standby(&self, i: usize, r: usize) -> Option<usize> {
+    fn preferred_active(&self, i: SlotIx) -> Option<ClientIx> {
+        get(&self.active, i).copied().flatten()
+    }
+
+    fn preferred_standby(&self, i: SlotIx, r: usize) -> Option<ClientIx> {
         if r < self.replicas(i) {
-            self.standby.get(i).and_then(|s| s.get(r)).copied()
+            get(&self.standby, i).and_then(|s| s.get(r)).copied()
         } else {
             None
         }
@@ -101,40 +109,40 @@ impl Request {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(super) struct Layout {
     /// Client of each active slot.
-    pub active: Vec<usize>,
+    pub active: IxVec<SlotIx, ClientIx>,
     /// Client of each standby slot `(i, r)`; `None` when no client fits.
-    pub standby: Vec<Vec<Option<usize>>>,
+    pub standby: IxVec<SlotIx, Vec<Option<ClientIx>>>,
     /// What could not be done, for the plan's diagnostics.
     pub notes: Vec<String>,
 }
 
 /// The binding under way.
 struct Binder<'s> {
-    sites: &'s [Site<'s>],
-    taken: Vec<bool>,
-    active: Vec<Option<usize>>,
-    standby: Vec<Vec<Option<usize>>>,
+    sites: &'s Sites<'s>,
+    taken: IxVec<ClientIx, bool>,
+    active: IxVec<SlotIx, Option<ClientIx>>,
+    standby: IxVec<SlotIx, Vec<Option<ClientIx>>>,
 }
 
 impl Binder<'_> {
     /// Whether client `c` is free and clashes with no bound member of family `i`.
-    fn fits(&self, i: usize, c: usize) -> bool {
+    fn fits(&self, i: SlotIx, c: ClientIx) -> bool {
         let mut family = self.active[i]
             .into_iter()
             .chain(self.standby[i].iter().flatten().copied());
         !self.taken[c] && family.all(|b| !self.sites[b].clashes(&self.sites[c]))
     }
 
-    fn first_fit(&self, i: usize) -> Option<usize> {
-        (0..self.sites.len()).find(|&c| self.fits(i, c))
+    fn first_fit(&self, i: SlotIx) -> Option<ClientIx> {
+        self.sites.indices().find(|&c| self.fits(i, c))
     }
 
-    fn bind_active(&mut self, i: usize, c: usize) {
+    fn bind_active(&mut self, i: SlotIx, c: ClientIx) {
         self.active[i] = Some(c);
         self.taken[c] = true;
     }
 
-    fn bind_standby(&mut self, i: usize, r: usize, c: usize) {
+    fn bind_standby(&mut self, i: SlotIx, r: usize, c: ClientIx) {
         self.standby[i][r] = Some(c);
         self.taken[c] = true;
     }
@@ -149,21 +157,62 @@ impl Binder<'_> {
 /// two containers; if every client holds one, the first client by id, whose
 /// standby slot is released. Each use is noted. Needs at least one client
 /// when `slots > 0`.
-pub(super) fn bind(sites: &[Site<'_>], request: &Request) -> Layout {
+pub(super) fn bind(sites: &Sites<'_>, request: &Request) -> Layout {
     let n = request.slots;
     let mut b = Binder {
         sites,
-        taken: vec![false; sites.len()],
-        active: vec![None; n],
-        standby: (0..n).map(|i| vec![None; request.replicas(i)]).collect(),
+        taken: IxVec::from_elem(false, sites.len()),
+        active: IxVec::from_elem(None, n),
+        standby: SlotIx::upto(n)
+            .map(|i| vec![None; request.replicas(i)])
+            .collect(),
     };
     let mut notes = Vec::new();
+    let displaced = bind_preferred_actives(&mut b, request);
+    bind_preferred_standbys(&mut b, request, &displaced);
+    // 3. Any host, actives (with the fallback), then standbys.
+    for i in SlotIx::upto(n) {
+        if b.active[i].is_some() {
+            continue;
+        }
+        if let Some(c) = b.first_fit(i) {
+            b.bind_active(i, c);
+            continue;
+        }
+        fallback(&mut b, i, &mut notes);
+    }
+    let mut unbound = Vec::new();
+    for i in SlotIx::upto(n) {
+        for r in 0..request.replicas(i) {
+            if b.standby[i][r].is_some() {
+                continue;
+            }
+            match b.first_fit(i) {
+                Some(c) => b.bind_standby(i, r, c),
+                None => unbound.push(format!("{}-{r}", i.index())),
+            }
+        }
+    }
+    notes.extend(unbound_note(&unbound));
+    Layout {
+        // Every active slot is bound when there is a client (see `fallback`).
+        active: b
+            .active
+            .iter()
+            .map(|c| c.unwrap_or(ClientIx::from_position(0)))
+            .collect(),
+        standby: b.standby,
+        notes,
+    }
+}
 
-    // 1. Preferred hosts, actives; failover to a standby's client, whose
-    // standby slot is then displaced.
-    let mut displaced: Vec<Option<usize>> = vec![None; n];
-    for (i, moved) in displaced.iter_mut().enumerate() {
-        if let Some(p) = request.active.get(i).copied().flatten() {
+/// Step 1, preferred hosts, actives; failover to a standby's client, whose
+/// standby slot is then displaced. Returns the displaced standby slot of
+/// each active slot.
+fn bind_preferred_actives(b: &mut Binder<'_>, request: &Request) -> IxVec<SlotIx, Option<usize>> {
+    let mut displaced = IxVec::from_elem(None, request.slots);
+    for i in SlotIx::upto(request.slots) {
+        if let Some(p) = request.preferred_active(i) {
             if b.fits(i, p) {
                 b.bind_active(i, p);
                 continue;
@@ -175,11 +224,19 @@ pub(super) fn bind(sites: &[Site<'_>], request: &Request) -> Layout {
         });
         if let Some((r, c)) = failover {
             b.bind_active(i, c);
-            *moved = Some(r);
+            displaced[i] = Some(r);
         }
     }
-    // 2. Preferred hosts, standbys.
-    for (i, moved) in displaced.iter().enumerate() {
+    displaced
+}
+
+/// Step 2, preferred hosts, standbys, but for the `displaced` ones.
+fn bind_preferred_standbys(
+    b: &mut Binder<'_>,
+    request: &Request,
+    displaced: &IxVec<SlotIx, Option<usize>>,
+) {
+    for (i, moved) in displaced.iter_enumerated() {
         for r in (0..request.replicas(i)).filter(|&r| *moved != Some(r)) {
             if let Some(c) = request.preferred_standby(i, r) {
                 if b.fits(i, c) {
@@ -188,76 +245,52 @@ pub(super) fn bind(sites: &[Site<'_>], request: &Request) -> Layout {
             }
         }
     }
-    // 3. Any host, actives (with the fallback), then standbys.
-    for i in 0..n {
-        if b.active[i].is_some() {
-            continue;
-        }
-        if let Some(c) = b.first_fit(i) {
-            b.bind_active(i, c);
-            continue;
-        }
-        fallback(&mut b, i, &mut notes);
-    }
-    let mut unbound = Vec::new();
-    for i in 0..n {
-        for r in 0..request.replicas(i) {
-            if b.standby[i][r].is_some() {
-                continue;
-            }
-            match b.first_fit(i) {
-                Some(c) => b.bind_standby(i, r, c),
-                None => unbound.push(format!("{i}-{r}")),
-            }
-        }
-    }
-    if !unbound.is_empty() {
-        const SHOWN: usize = 8;
-        let more = unbound.len().saturating_sub(SHOWN);
-        let mut list = unbound[..unbound.len().min(SHOWN)].join(", ");
-        if more > 0 {
-            list.push_str(&format!(" and {more} more"));
-        }
-        notes.push(format!(
-            "{} standby container(s) left without a client ({list}): no free client on a host (and rack) apart from the rest of their family; their stateful tasks have fewer standbys",
-            unbound.len()
-        ));
-    }
+}
 
-    Layout {
-        active: b.active.iter().map(|c| c.unwrap_or(0)).collect(),
-        standby: b.standby,
-        notes,
+/// The diagnostic naming the `unbound` standby slots, if any.
+fn unbound_note(unbound: &[String]) -> Option<String> {
+    if unbound.is_empty() {
+        return None;
     }
+    const SHOWN: usize = 8;
+    let more = unbound.len().saturating_sub(SHOWN);
+    let mut list = unbound[..unbound.len().min(SHOWN)].join(", ");
+    if more > 0 {
+        list.push_str(&format!(" and {more} more"));
+    }
+    Some(format!(
+        "{} standby container(s) left without a client ({list}): no free client on a host (and rack) apart from the rest of their family; their stateful tasks have fewer standbys",
+        unbound.len()
+    ))
 }
 
 /// Binds active slot `i`, which no free client fits (see [`bind`]).
-fn fallback(b: &mut Binder<'_>, i: usize, notes: &mut Vec<String>) {
-    let clients = b.sites.len();
-    if let Some(c) = (0..clients).find(|&c| !b.taken[c]) {
+fn fallback(b: &mut Binder<'_>, i: SlotIx, notes: &mut Vec<String>) {
+    let n = i.index();
+    if let Some(c) = b.sites.indices().find(|&c| !b.taken[c]) {
         b.bind_active(i, c);
         notes.push(format!(
-            "active container {i} shares a host or rack with its standby container(s): no free client apart from them"
+            "active container {n} shares a host or rack with its standby container(s): no free client apart from them"
         ));
         return;
     }
-    let holds_family_standby = |b: &Binder<'_>, c: usize| b.standby[i].contains(&Some(c));
-    if let Some(c) = (0..clients).find(|&c| !holds_family_standby(b, c)) {
+    let holds_family_standby = |b: &Binder<'_>, c: ClientIx| b.standby[i].contains(&Some(c));
+    if let Some(c) = b.sites.indices().find(|&c| !holds_family_standby(b, c)) {
         b.active[i] = Some(c);
         notes.push(format!(
-            "active container {i} shares a client with another container: every client is taken"
+            "active container {n} shares a client with another container: every client is taken"
         ));
         return;
     }
-    if clients > 0 {
+    if let Some(first) = b.sites.indices().next() {
         for slot in b.standby[i].iter_mut() {
-            if *slot == Some(0) {
+            if *slot == Some(first) {
                 *slot = None;
             }
         }
-        b.active[i] = Some(0);
+        b.active[i] = Some(first);
         notes.push(format!(
-            "active container {i} took the client of one of its standby containers: every client holds one"
+            "active container {n} took the client of one of its standby containers: every client holds one"
         ));
     }
 }

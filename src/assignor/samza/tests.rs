@@ -3,14 +3,76 @@
 //! `Partition 0..8` sort as their numbers), the derivation of the previous
 //! layout, and the placement's failover and fallback.
 
-use crate::model::{AssignmentConfig, Client, ClusterState, Task, TaskId};
+use crate::model::{
+    AssignmentConfig, Client, ClientIx, ClusterState, Ix, IxVec, Task, TaskId, TaskIx,
+};
 
-use super::grouping::{balance, name_order, quota, round_robin};
-use super::placement::{bind, Host, Request, Site};
+use super::grouping::{balance, name_order, quota, ranks as ranks_of, round_robin, Groups};
+use super::placement::{bind, Host, Layout, Request, Site, Sites};
+use super::positions::{Rank, SlotIx};
 use super::previous::Previous;
+
+/// The plain numbers of some positions, to compare with literals.
+fn raw<I: Ix>(positions: &[I]) -> Vec<usize> {
+    positions.iter().map(|p| p.index()).collect()
+}
+
+/// The groups of a grouping as plain numbers.
+fn raw_groups(groups: &Groups) -> Vec<Vec<usize>> {
+    raw_groups_of(groups)
+}
+
+/// Lists of positions per slot as plain numbers.
+fn raw_groups_of<I: Ix>(lists: &IxVec<SlotIx, Vec<I>>) -> Vec<Vec<usize>> {
+    lists.iter().map(|g| raw(g)).collect()
+}
+
+/// A grouping from plain ranks.
+fn groups(raw: Vec<Vec<usize>>) -> Groups {
+    raw.into_iter()
+        .map(|g| g.into_iter().map(Rank::from_position).collect())
+        .collect()
+}
+
+fn client(i: usize) -> ClientIx {
+    ClientIx::from_position(i)
+}
+
+/// The clients of some slots as plain numbers.
+fn raw_clients(clients: &[Option<ClientIx>]) -> Vec<Option<usize>> {
+    clients.iter().map(|c| c.map(ClientIx::index)).collect()
+}
+
+/// The standby slots of a layout as plain client numbers.
+fn raw_standbys(layout: &Layout) -> Vec<Vec<Option<usize>>> {
+    layout.standby.iter().map(|s| raw_clients(s)).collect()
+}
+
+/// A request from plain client numbers.
+fn request(replicas: Vec<usize>, active: Vec<Option<usize>>, standby: Vec<Vec<usize>>) -> Request {
+    Request {
+        slots: replicas.len(),
+        replicas: IxVec::from_raw(replicas),
+        active: active.into_iter().map(|c| c.map(client)).collect(),
+        standby: standby
+            .into_iter()
+            .map(|s| s.into_iter().map(client).collect())
+            .collect(),
+    }
+}
 
 fn tid(s: &str) -> TaskId {
     s.parse().expect("test task id")
+}
+
+/// [`round_robin`] in plain ranks.
+fn rr(tasks: usize, n: usize) -> Vec<Vec<usize>> {
+    raw_groups(&round_robin(tasks, n))
+}
+
+/// [`balance`] in plain ranks.
+fn bal(previous: &[Vec<usize>], tasks: usize, n: usize) -> Vec<Vec<usize>> {
+    raw_groups(&balance(&groups(previous.to_vec()), tasks, n))
 }
 
 fn sorted(mut groups: Vec<Vec<usize>>) -> Vec<Vec<usize>> {
@@ -22,14 +84,14 @@ fn sorted(mut groups: Vec<Vec<usize>>) -> Vec<Vec<usize>> {
 
 #[test]
 fn quotas_give_the_remainder_to_the_lowest_ids() {
-    let q: Vec<usize> = (0..5).map(|i| quota(i, 10, 4)).collect();
+    let q: Vec<usize> = SlotIx::upto(5).map(|i| quota(i, 10, 4)).collect();
     assert_eq!(q, vec![3, 3, 2, 2, 0]);
 }
 
 #[test]
 fn round_robin_deals_ranks() {
     assert_eq!(
-        round_robin(5, 2),
+        rr(5, 2),
         vec![vec![0, 2, 4], vec![1, 3]],
         "testGroupHappyPath"
     );
@@ -39,22 +101,22 @@ fn round_robin_deals_ranks() {
 fn spec_vector_grow_to_four_and_back_to_three() {
     // `GroupByContainerCount`'s balance example (docs/algorithms.md,
     // *Samza: worked examples*): T00..T09, previous RR over 3.
-    let previous = round_robin(10, 3);
+    let previous = rr(10, 3);
     assert_eq!(
         previous,
         vec![vec![0, 3, 6, 9], vec![1, 4, 7], vec![2, 5, 8]]
     );
-    let grown = balance(&previous, 10, 4);
+    let grown = bal(&previous, 10, 4);
     assert_eq!(
         grown,
         vec![vec![0, 3, 6], vec![1, 4, 7], vec![2, 5], vec![8, 9]]
     );
-    assert_eq!(balance(&grown, 10, 3), previous);
+    assert_eq!(bal(&grown, 10, 3), previous);
 }
 
 #[test]
 fn balancer_after_container_increase() {
-    let grown = balance(&round_robin(9, 2), 9, 4);
+    let grown = bal(&rr(9, 2), 9, 4);
     assert_eq!(
         grown,
         vec![vec![0, 2, 4], vec![1, 3], vec![6, 8], vec![5, 7]]
@@ -63,39 +125,39 @@ fn balancer_after_container_increase() {
 
 #[test]
 fn balancer_after_container_decrease_and_again() {
-    let previous = round_robin(9, 4);
+    let previous = rr(9, 4);
     assert_eq!(
-        balance(&previous, 9, 2),
+        bal(&previous, 9, 2),
         vec![vec![0, 2, 4, 6, 8], vec![1, 3, 5, 7]]
     );
     // testBalancerMultipleReblances' second step reads the 4-container mapping.
     assert_eq!(
-        balance(&previous, 9, 3),
+        bal(&previous, 9, 3),
         vec![vec![0, 4, 8], vec![1, 5, 7], vec![2, 3, 6]]
     );
 }
 
 #[test]
 fn same_count_keeps_even_an_unbalanced_grouping() {
-    let previous = round_robin(9, 2);
-    assert_eq!(balance(&previous, 9, 2), previous);
+    let previous = rr(9, 2);
+    assert_eq!(bal(&previous, 9, 2), previous);
     let custom = vec![vec![0, 1, 2, 3, 4, 5], vec![6, 7, 8]];
-    assert_eq!(balance(&custom, 9, 2), custom);
+    assert_eq!(bal(&custom, 9, 2), custom);
 }
 
 #[test]
 fn custom_grouping_with_container_increase() {
     let custom = vec![vec![0], vec![1, 2, 3, 4, 5]];
     assert_eq!(
-        sorted(balance(&custom, 6, 3)),
+        sorted(bal(&custom, 6, 3)),
         vec![vec![0, 5], vec![1, 2], vec![3, 4]]
     );
 }
 
 #[test]
-fn one_old_or_one_new_container_falls_back_to_round_robin() {
-    assert_eq!(balance(&round_robin(3, 1), 3, 3), round_robin(3, 3));
-    assert_eq!(balance(&round_robin(3, 3), 3, 1), vec![vec![0, 1, 2]]);
+fn one_old_or_one_new_container_falls_back_to_rr() {
+    assert_eq!(bal(&rr(3, 1), 3, 3), rr(3, 3));
+    assert_eq!(bal(&rr(3, 3), 3, 1), vec![vec![0, 1, 2]]);
 }
 
 fn state(tasks: &[&str], stateless: &[&str], clients: Vec<Client>) -> ClusterState {
@@ -104,12 +166,9 @@ fn state(tasks: &[&str], stateless: &[&str], clients: Vec<Client>) -> ClusterSta
     ClusterState::new(AssignmentConfig::default(), all, clients).expect("valid test state")
 }
 
-fn ranks(state: &ClusterState) -> (Vec<usize>, Vec<usize>) {
+fn ranks(state: &ClusterState) -> (IxVec<Rank, TaskIx>, IxVec<TaskIx, Rank>) {
     let order = name_order(state);
-    let mut rank = vec![0; order.len()];
-    for (r, &t) in order.iter().enumerate() {
-        rank[t] = r;
-    }
+    let rank = ranks_of(&order);
     (order, rank)
 }
 
@@ -118,7 +177,10 @@ fn names_sort_as_strings() {
     let ids = ["0_2", "0_10", "1_0", "10_0", "0_1"];
     let s = state(&ids, &[], vec![Client::new("a", 1)]);
     let (order, _) = ranks(&s);
-    let names: Vec<String> = order.iter().map(|&t| s.tasks()[t].id.to_string()).collect();
+    let names: Vec<String> = order
+        .iter()
+        .map(|&t| s.tasks()[t.index()].id.to_string())
+        .collect();
     assert_eq!(names, vec!["0_1", "0_10", "0_2", "10_0", "1_0"]);
 }
 
@@ -134,9 +196,12 @@ fn derivation_orders_live_groups_by_size_then_id_and_ignores_stale_owners() {
     let (_, rank) = ranks(&s);
     let p = Previous::derive(&s, &rank);
     // a owns 0_0 (first by id); b keeps 0_1, 0_2; c has 0_3, 0_4.
-    assert_eq!(p.groups, vec![vec![1, 2], vec![3, 4], vec![0]]);
-    assert_eq!(p.client, vec![Some(1), Some(2), Some(0)]);
-    assert_eq!(p.standbys, vec![Vec::<usize>::new(); 3]);
+    assert_eq!(raw_groups(&p.groups), vec![vec![1, 2], vec![3, 4], vec![0]]);
+    assert_eq!(
+        raw_clients(p.client.as_raw()),
+        vec![Some(1), Some(2), Some(0)]
+    );
+    assert_eq!(raw_groups_of(&p.standbys), vec![Vec::<usize>::new(); 3]);
 }
 
 #[test]
@@ -154,12 +219,21 @@ fn departed_containers_are_recognised_by_their_standby_containers() {
     let (_, rank) = ranks(&s);
     let p = Previous::derive(&s, &rank);
     // Ranks: 0_0 0, 0_1 1, 0_2 2, 0_3 3, 1_0 4, 1_1 5.
-    assert_eq!(p.groups, vec![vec![3], vec![0, 1], vec![2], vec![4, 5]]);
-    assert_eq!(p.client, vec![Some(0), None, None, None]);
-    assert_eq!(p.standbys, vec![vec![4], vec![1], vec![2, 3], vec![]]);
+    assert_eq!(
+        raw_groups(&p.groups),
+        vec![vec![3], vec![0, 1], vec![2], vec![4, 5]]
+    );
+    assert_eq!(
+        raw_clients(p.client.as_raw()),
+        vec![Some(0), None, None, None]
+    );
+    assert_eq!(
+        raw_groups_of(&p.standbys),
+        vec![vec![4], vec![1], vec![2, 3], vec![]]
+    );
 }
 
-fn sites(hosts: &[&'static str]) -> Vec<Site<'static>> {
+fn sites(hosts: &[&'static str]) -> Sites<'static> {
     hosts
         .iter()
         .map(|&h| Site {
@@ -173,30 +247,20 @@ fn sites(hosts: &[&'static str]) -> Vec<Site<'static>> {
 fn a_lost_container_fails_over_to_its_standby_client() {
     // Clients 0..4 on hosts h0..h4; slot 1's client is gone, its standby
     // container ran on client 2.
-    let request = Request {
-        slots: 2,
-        replicas: vec![1, 1],
-        active: vec![Some(1), None],
-        standby: vec![vec![3], vec![2]],
-    };
+    let request = request(vec![1, 1], vec![Some(1), None], vec![vec![3], vec![2]]);
     let layout = bind(&sites(&["h0", "h1", "h2", "h3", "h4"]), &request);
-    assert_eq!(layout.active, vec![1, 2]);
-    assert_eq!(layout.standby, vec![vec![Some(3)], vec![Some(0)]]);
+    assert_eq!(raw(layout.active.as_raw()), vec![1, 2]);
+    assert_eq!(raw_standbys(&layout), vec![vec![Some(3)], vec![Some(0)]]);
     assert!(layout.notes.is_empty());
 }
 
 #[test]
 fn standbys_avoid_the_family_hosts_and_say_when_they_cannot() {
-    let request = Request {
-        slots: 1,
-        replicas: vec![2],
-        active: vec![Some(0)],
-        standby: vec![vec![1]],
-    };
+    let request = request(vec![2], vec![Some(0)], vec![vec![1]]);
     // Client 1 shares client 0's host: (0, 0) goes elsewhere.
     let layout = bind(&sites(&["h0", "h0", "h2"]), &request);
-    assert_eq!(layout.active, vec![0]);
-    assert_eq!(layout.standby, vec![vec![Some(2), None]]);
+    assert_eq!(raw(layout.active.as_raw()), vec![0]);
+    assert_eq!(raw_standbys(&layout), vec![vec![Some(2), None]]);
     assert_eq!(layout.notes.len(), 1, "{:?}", layout.notes);
     assert!(layout.notes[0].contains("0-1"), "{:?}", layout.notes);
 }
@@ -204,28 +268,18 @@ fn standbys_avoid_the_family_hosts_and_say_when_they_cannot() {
 #[test]
 fn racks_separate_families_when_both_clients_state_one() {
     let mut s = sites(&["h0", "h1", "h2"]);
-    s[0].rack = Some("r1");
-    s[1].rack = Some("r1");
-    let request = Request {
-        slots: 1,
-        replicas: vec![1],
-        active: vec![Some(0)],
-        standby: vec![vec![1]],
-    };
+    s[client(0)].rack = Some("r1");
+    s[client(1)].rack = Some("r1");
+    let request = request(vec![1], vec![Some(0)], vec![vec![1]]);
     let layout = bind(&s, &request);
-    assert_eq!(layout.standby, vec![vec![Some(2)]]);
+    assert_eq!(raw_standbys(&layout), vec![vec![Some(2)]]);
 }
 
 #[test]
 fn more_active_slots_than_clients_still_places_every_slot() {
-    let request = Request {
-        slots: 3,
-        replicas: vec![0; 3],
-        active: vec![None; 3],
-        standby: vec![Vec::new(); 3],
-    };
+    let request = request(vec![0; 3], vec![None; 3], vec![Vec::new(); 3]);
     let layout = bind(&sites(&["h0", "h1"]), &request);
-    assert_eq!(layout.active, vec![0, 1, 0]);
+    assert_eq!(raw(layout.active.as_raw()), vec![0, 1, 0]);
     assert_eq!(layout.notes.len(), 1, "{:?}", layout.notes);
 }
 
@@ -233,14 +287,9 @@ fn more_active_slots_than_clients_still_places_every_slot() {
 fn two_containers_on_one_client_leave_the_standbys_unplaced() {
     // More containers than clients: a request the assignor never makes, but
     // the fallback must still place every active slot.
-    let request = Request {
-        slots: 2,
-        replicas: vec![1, 1],
-        active: vec![Some(0), None],
-        standby: vec![vec![], vec![]],
-    };
+    let request = request(vec![1, 1], vec![Some(0), None], vec![vec![], vec![]]);
     let layout = bind(&sites(&["h0"]), &request);
-    assert_eq!(layout.active, vec![0, 0]);
-    assert_eq!(layout.standby, vec![vec![None], vec![None]]);
+    assert_eq!(raw(layout.active.as_raw()), vec![0, 0]);
+    assert_eq!(raw_standbys(&layout), vec![vec![None], vec![None]]);
     assert_eq!(layout.notes.len(), 2, "{:?}", layout.notes);
 }
