@@ -44,7 +44,7 @@
 //! never breaks a tie) and RR's container sizing (reported, not enforced),
 //! RCRR's strict first packing and flexible repacking, and the rule that a
 //! repack never moves an instance. Where Java iterates a `HashMap`, the port
-//! takes subtopology order (the spec's "deterministic deviation").
+//! takes subtopology order, a deterministic stand-in for that order.
 //!
 //! A cluster's clients are given, so where Heron opens container N+1 (RCRR's
 //! first packing restarts with one more container; FFD and RCRR's repacks
@@ -58,7 +58,7 @@
 //! - RR packs over all current clients (`N = #clients`) on every change;
 //!   Heron's own RR repack would pick `N' = ⌈T / (T₀ / N₀)⌉` containers from
 //!   the topology's first size, which the model does not record, so that
-//!   option (`rr_fixed_n` in the spec) is not offered;
+//!   option (a fixed container count kept across repacks) is not offered;
 //! - with more clients than tasks, RR and RCRR leave the extra clients empty
 //!   (Heron refuses more containers than instances, or lowers the count);
 //! - per-task demands generalise Heron's per-component ones: FFD sorts tasks
@@ -246,6 +246,11 @@ pub struct HeronFirstFitDecreasing;
 
 impl HeronFirstFitDecreasing {
     /// Assigns with other settings than Heron's defaults.
+    ///
+    /// # Errors
+    ///
+    /// [`AssignError::Infeasible`] naming the first task whose demand fits on
+    /// no client, with the room left.
     pub fn assign_with(
         &self,
         state: &ClusterState,
@@ -300,6 +305,11 @@ pub struct HeronResourceCompliantRoundRobin;
 
 impl HeronResourceCompliantRoundRobin {
     /// Assigns with other settings than Heron's defaults.
+    ///
+    /// # Errors
+    ///
+    /// [`AssignError::Infeasible`] naming the first task whose demand fits on
+    /// no client, with the room left.
     pub fn assign_with(
         &self,
         state: &ClusterState,

@@ -4,8 +4,8 @@
 //!
 //! Heron orders the components by their configured RAM, descending (a
 //! component without one counts as 0, so it comes last; CPU is always 0 in
-//! the tie-break, so it never decides), then by name (the spec's deterministic
-//! stand-in for `HashMap` order), and deals their instances, in index order,
+//! the tie-break, so it never decides), then by name (a deterministic
+//! stand-in for Java's `HashMap` order), and deals their instances, in index order,
 //! round-robin over containers 1..N. The pointer is not reset between
 //! components, so components interleave. Capacity is never a reason to refuse
 //! an instance: Heron then *sizes* the instances to fit their container.
