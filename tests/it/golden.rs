@@ -26,6 +26,15 @@ use smoothscale::{assignor, validate, ClusterState, Plan};
 const STRATEGIES: &[&str] = &["kip441", "sticky", "kip441-learner"];
 const SEEDS_PER_CLASS: u64 = 100;
 
+/// The shape classes of the golden inputs (also the kip441 reference's).
+pub(crate) const CLASSES: [&str; 5] = [
+    "few_clients",
+    "many_threads",
+    "many_standbys",
+    "many_clients",
+    "sparse_lags",
+];
+
 /// FNV-1a, 64 bits.
 fn fnv1a(bytes: &[u8]) -> u64 {
     bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
@@ -55,8 +64,10 @@ fn canonical(plan: &Plan) -> String {
     text
 }
 
-/// A scaled-down spec of shape class `class` for `seed`.
-fn class_spec(class: &str, seed: u64) -> Spec {
+/// The spec of shape class `class` for `seed`: with `full`, the golden
+/// inputs' ranges; else scaled down (the slow kip441 reference uses those in
+/// its default run). Both draw from the same generator in the same order.
+pub(crate) fn class_spec(class: &str, seed: u64, full: bool) -> Spec {
     let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x6f1d);
     let history = match seed % 3 {
         0 => History::Cold,
@@ -72,30 +83,58 @@ fn class_spec(class: &str, seed: u64) -> Spec {
         standbys: 1,
         history,
     };
-    match class {
-        "few_clients" => {
+    // (stateful, clients, threads, standbys) ranges: golden's, or smaller.
+    match (class, full) {
+        ("few_clients", true) => {
             spec.stateful = rng.random_range(50..400);
             spec.clients = rng.random_range(1..5);
             spec.threads = rng.random_range(1..3);
             spec.standbys = rng.random_range(0..3);
         }
-        "many_threads" => {
+        ("few_clients", false) => {
+            spec.stateful = rng.random_range(20..120);
+            spec.clients = rng.random_range(1..5);
+            spec.threads = rng.random_range(1..3);
+            spec.standbys = rng.random_range(0..3);
+        }
+        ("many_threads", true) => {
             spec.stateful = rng.random_range(50..300);
             spec.clients = rng.random_range(3..12);
             spec.threads = rng.random_range(20..200);
         }
-        "many_standbys" => {
+        ("many_threads", false) => {
+            spec.stateful = rng.random_range(20..100);
+            spec.clients = rng.random_range(3..8);
+            spec.threads = rng.random_range(10..60);
+        }
+        ("many_standbys", true) => {
             spec.stateful = rng.random_range(20..100);
             spec.clients = rng.random_range(5..40);
             spec.standbys = rng.random_range(3..15);
         }
-        "many_clients" => {
+        ("many_standbys", false) => {
+            spec.stateful = rng.random_range(10..40);
+            spec.clients = rng.random_range(5..20);
+            spec.standbys = rng.random_range(3..10);
+        }
+        ("many_clients", true) => {
             spec.stateful = rng.random_range(20..200);
             spec.clients = rng.random_range(50..250);
         }
-        _ => {
+        ("many_clients", false) => {
+            spec.stateful = rng.random_range(20..80);
+            spec.clients = rng.random_range(30..80);
+        }
+        (_, true) => {
             spec.stateful = rng.random_range(200..1000);
             spec.clients = rng.random_range(10..100);
+            spec.history = History::Sparse {
+                reports: rng.random_range(1..5),
+            };
+        }
+        (_, false) => {
+            spec.stateful = rng.random_range(50..200);
+            spec.clients = rng.random_range(5..30);
             spec.history = History::Sparse {
                 reports: rng.random_range(1..5),
             };
@@ -107,15 +146,9 @@ fn class_spec(class: &str, seed: u64) -> Spec {
 /// Every golden input: a name and the state.
 fn inputs() -> Vec<(String, ClusterState)> {
     let mut all = Vec::new();
-    for class in [
-        "few_clients",
-        "many_threads",
-        "many_standbys",
-        "many_clients",
-        "sparse_lags",
-    ] {
+    for class in CLASSES {
         for seed in 0..SEEDS_PER_CLASS {
-            let state = generate::generate(&class_spec(class, seed), seed).expect("valid");
+            let state = generate::generate(&class_spec(class, seed, true), seed).expect("valid");
             all.push((format!("{class}/{seed}"), state));
         }
     }

@@ -60,8 +60,6 @@ use std::fmt::Write as _;
 use proptest::collection::vec;
 use proptest::prelude::*;
 use proptest::sample::subsequence;
-use rand::{Rng, SeedableRng};
-use rand_chacha::ChaCha8Rng;
 
 use smoothscale::generate::{self, History, Spec};
 use smoothscale::model::ACCEPT_ANY_LAG;
@@ -70,7 +68,7 @@ use smoothscale::{
     assignor, AssignmentConfig, Client, ClusterState, Lag, Plan, RackAwareStrategy, Task, TaskId,
 };
 
-use crate::support;
+use crate::{golden, support};
 
 // ---------------------------------------------------------------------------
 // Comparison
@@ -577,85 +575,6 @@ fn long_run() -> bool {
     support::proptest_config().cases > 256
 }
 
-/// The spec of golden-plan shape class `class` for `seed`: with `full`, the
-/// very inputs of `golden.rs` (same seeds, same ranges); else scaled down so
-/// the slow reference stays quick in the default run.
-fn class_spec(class: &str, seed: u64, full: bool) -> Spec {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x6f1d);
-    let history = match seed % 3 {
-        0 => History::Cold,
-        1 => History::Sparse { reports: 3 },
-        _ => History::Random,
-    };
-    let mut spec = Spec {
-        stateful: 0,
-        stateless: rng.random_range(0..5),
-        subtopologies: rng.random_range(1..4),
-        clients: 0,
-        threads: 1,
-        standbys: 1,
-        history,
-    };
-    // (stateful, clients, threads, standbys) ranges: golden's, or smaller.
-    match (class, full) {
-        ("few_clients", true) => {
-            spec.stateful = rng.random_range(50..400);
-            spec.clients = rng.random_range(1..5);
-            spec.threads = rng.random_range(1..3);
-            spec.standbys = rng.random_range(0..3);
-        }
-        ("few_clients", false) => {
-            spec.stateful = rng.random_range(20..120);
-            spec.clients = rng.random_range(1..5);
-            spec.threads = rng.random_range(1..3);
-            spec.standbys = rng.random_range(0..3);
-        }
-        ("many_threads", true) => {
-            spec.stateful = rng.random_range(50..300);
-            spec.clients = rng.random_range(3..12);
-            spec.threads = rng.random_range(20..200);
-        }
-        ("many_threads", false) => {
-            spec.stateful = rng.random_range(20..100);
-            spec.clients = rng.random_range(3..8);
-            spec.threads = rng.random_range(10..60);
-        }
-        ("many_standbys", true) => {
-            spec.stateful = rng.random_range(20..100);
-            spec.clients = rng.random_range(5..40);
-            spec.standbys = rng.random_range(3..15);
-        }
-        ("many_standbys", false) => {
-            spec.stateful = rng.random_range(10..40);
-            spec.clients = rng.random_range(5..20);
-            spec.standbys = rng.random_range(3..10);
-        }
-        ("many_clients", true) => {
-            spec.stateful = rng.random_range(20..200);
-            spec.clients = rng.random_range(50..250);
-        }
-        ("many_clients", false) => {
-            spec.stateful = rng.random_range(20..80);
-            spec.clients = rng.random_range(30..80);
-        }
-        (_, true) => {
-            spec.stateful = rng.random_range(200..1000);
-            spec.clients = rng.random_range(10..100);
-            spec.history = History::Sparse {
-                reports: rng.random_range(1..5),
-            };
-        }
-        (_, false) => {
-            spec.stateful = rng.random_range(50..200);
-            spec.clients = rng.random_range(5..30);
-            spec.history = History::Sparse {
-                reports: rng.random_range(1..5),
-            };
-        }
-    }
-    spec
-}
-
 /// States shaped like the golden-plan inputs (`golden.rs`: few clients, many
 /// threads, many standbys, many clients, sparse lags; histories cycling
 /// through cold, sparse and random). By default 12 scaled-down seeds per
@@ -665,15 +584,10 @@ fn golden_like_states() -> Vec<(String, ClusterState)> {
     let full = long_run();
     let seeds = if full { 100 } else { 12 };
     let mut all = Vec::new();
-    for class in [
-        "few_clients",
-        "many_threads",
-        "many_standbys",
-        "many_clients",
-        "sparse_lags",
-    ] {
+    for class in golden::CLASSES {
         for seed in 0..seeds {
-            let state = generate::generate(&class_spec(class, seed, full), seed).expect("valid");
+            let state =
+                generate::generate(&golden::class_spec(class, seed, full), seed).expect("valid");
             all.push((format!("{class}/{seed}"), state));
         }
     }
