@@ -152,30 +152,42 @@ struct Run<'a> {
 /// [`Scenario::check`] (checked first, so a scenario built in code is bounded
 /// as a read one is), a plan breaks `validate` or a quantity overflows.
 pub fn run(scenario: &Scenario, assignor: &dyn Assignor, seed: u64) -> Result<RunResult, SimError> {
-    let stop = |problem| SimError {
+    check(scenario, assignor, seed)?;
+    run_unchecked(scenario, assignor, seed)
+}
+
+/// [`Scenario::check`], as the [`SimError`] a run of `assignor` with `seed`
+/// would stop with: what [`run`] does first, and a sweep once for all its runs.
+pub(crate) fn check(
+    scenario: &Scenario,
+    assignor: &dyn Assignor,
+    seed: u64,
+) -> Result<(), SimError> {
+    scenario
+        .check()
+        .map_err(|e| stopped_at_start(assignor, seed, SimProblem::Invalid(e)))
+}
+
+/// The error of a run stopped before its first step.
+fn stopped_at_start(assignor: &dyn Assignor, seed: u64, problem: SimProblem) -> SimError {
+    SimError {
         strategy: assignor.info().name.to_string(),
         at_ms: SimTime::ZERO,
         seed,
         problem,
-    };
-    scenario.check().map_err(|e| stop(SimProblem::Invalid(e)))?;
-    run_unchecked(scenario, assignor, seed)
+    }
 }
 
-/// [`run`] without [`Scenario::check`]: the engine's own checked arithmetic
-/// is then the only guard (its tests drive it past the limits on purpose).
+/// [`run`] without [`Scenario::check`]: for a scenario already checked (a
+/// sweep checks once), and for the engine's tests, which drive its own
+/// checked arithmetic past the limits on purpose.
 pub(crate) fn run_unchecked(
     scenario: &Scenario,
     assignor: &dyn Assignor,
     seed: u64,
 ) -> Result<RunResult, SimError> {
-    let stop = |problem| SimError {
-        strategy: assignor.info().name.to_string(),
-        at_ms: SimTime::ZERO,
-        seed,
-        problem,
-    };
-    let world = World::new(scenario).map_err(|o| stop(SimProblem::Overflow(o)))?;
+    let world = World::new(scenario)
+        .map_err(|o| stopped_at_start(assignor, seed, SimProblem::Overflow(o)))?;
     let mut run = Run {
         scenario,
         assignor,

@@ -32,7 +32,7 @@ use crate::assignor::Assignor;
 use crate::model::InputError;
 
 use super::report::{self, Fixed};
-use super::{run, Outcome, RunResult, Scenario, SimError};
+use super::{engine, Outcome, RunResult, Scenario, SimError};
 
 /// Seeds `start..end`: from `start` included to `end` excluded, as Rust
 /// ranges are, written `A..B` on the command line (`1..11` is ten seeds).
@@ -130,13 +130,18 @@ impl RunFigures {
 ///
 /// # Errors
 ///
-/// The [`SimError`] of the lowest failing seed.
+/// A [`SimError`] for a scenario that breaks [`Scenario::check`] (checked
+/// once, before any run), else that of the lowest failing seed.
 pub fn run_seeds(
     scenario: &Scenario,
     strategies: &[&dyn Assignor],
     seeds: SeedRange,
     on_run: &(dyn Fn() + Sync),
 ) -> Result<Vec<RunFigures>, SimError> {
+    if let Some(&first) = strategies.first() {
+        // Once for every run below, which then skip it.
+        engine::check(scenario, first, seeds.start)?;
+    }
     let standbys_asked = scenario.config.num_standby_replicas > 0;
     let first_failure = AtomicU64::new(u64::MAX);
     let jobs: Vec<(u64, &dyn Assignor)> = (seeds.start..seeds.end)
@@ -148,7 +153,7 @@ pub fn run_seeds(
             if seed > first_failure.load(Ordering::Relaxed) {
                 return None;
             }
-            let outcome = run(scenario, strategy, seed);
+            let outcome = engine::run_unchecked(scenario, strategy, seed);
             if outcome.is_err() {
                 first_failure.fetch_min(seed, Ordering::Relaxed);
             }
