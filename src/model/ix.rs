@@ -58,11 +58,14 @@ pub trait Ix: Copy + Ord + fmt::Debug {
     fn from_raw(raw: u32) -> Self;
 }
 
+/// Defines a position type: a `u32` newtype with [`Ix`], `Debug` and
+/// `Display` (`task3`). Also used for the positions private to a strategy
+/// (samza's slots and ranks), with their own visibility.
 macro_rules! position {
-    ($(#[$doc:meta])* $name:ident, $what:literal) => {
+    ($(#[$doc:meta])* $vis:vis $name:ident, $what:literal) => {
         $(#[$doc])*
         #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-        pub struct $name(u32);
+        $vis struct $name(u32);
 
         impl $name {
             /// The position as an index into a slice.
@@ -73,6 +76,7 @@ macro_rules! position {
 
             /// The position as the `u32` it is stored as.
             #[inline]
+            #[allow(dead_code)] // Not every position type's users need it.
             pub fn raw(self) -> u32 {
                 self.0
             }
@@ -80,6 +84,7 @@ macro_rules! position {
             /// The position of a value read back from a packed `u32` array
             /// of positions of the same state (where [`Self::raw`] put it).
             #[inline]
+            #[allow(dead_code)] // Not every position type's users need it.
             pub(crate) fn from_raw(raw: u32) -> Self {
                 $name(raw)
             }
@@ -88,6 +93,7 @@ macro_rules! position {
             /// length of that list, which [`ClusterState::new`] bounds by the
             /// limits of this module: the conversion cannot fail then.
             #[inline]
+            #[allow(dead_code)] // Not every position type's users need it.
             pub(crate) fn from_position(i: usize) -> Self {
                 $name(u32::try_from(i).expect(concat!("a ", $what, " position of a checked state fits in u32")))
             }
@@ -118,19 +124,23 @@ macro_rules! position {
     };
 }
 
+pub(crate) use position;
+
 position!(
     /// The position of a task in [`ClusterState::tasks`].
-    TaskIx,
+    pub TaskIx,
     "task"
 );
 position!(
     /// The position of a client in [`ClusterState::clients`].
-    ClientIx,
+    pub ClientIx,
     "client"
 );
 
 /// The positions `0..len` of a list of at most `u32::MAX` items.
-fn positions<I: Ix>(len: usize) -> impl DoubleEndedIterator<Item = I> + ExactSizeIterator + Clone {
+pub(crate) fn positions<I: Ix>(
+    len: usize,
+) -> impl DoubleEndedIterator<Item = I> + ExactSizeIterator + Clone {
     let len = u32::try_from(len).expect("a list of positions of a checked state");
     (0..len).map(I::from_raw)
 }
@@ -222,6 +232,11 @@ impl<I: Ix, T> IxVec<I, T> {
     /// Every (position, value), in position order.
     pub fn iter_enumerated(&self) -> impl DoubleEndedIterator<Item = (I, &T)> + ExactSizeIterator {
         self.indices().zip(&self.raw)
+    }
+
+    /// The value at `i`, or `None` beyond the end.
+    pub fn get(&self, i: I) -> Option<&T> {
+        self.raw.get(i.index())
     }
 
     /// The values as a plain slice, in position order.

@@ -5,7 +5,7 @@ mod client;
 mod config;
 mod error;
 mod ids;
-mod ix;
+pub(crate) mod ix;
 mod lag;
 mod plan;
 mod state;

@@ -8,6 +8,7 @@
 
 use std::collections::VecDeque;
 
+use crate::model::ix::positions;
 use crate::model::{ClusterState, IxVec, TaskIx};
 
 use super::positions::{Rank, SlotIx};
@@ -54,7 +55,7 @@ pub(super) fn quota(i: SlotIx, tasks: usize, n: usize) -> usize {
 /// Every returned group is sorted by rank.
 pub(super) fn round_robin(tasks: usize, n: usize) -> Groups {
     let mut groups = IxVec::from_elem(Vec::new(), n);
-    for rank in Rank::upto(tasks) {
+    for rank in positions::<Rank>(tasks) {
         groups[SlotIx::from_position(rank.index() % n)].push(rank);
     }
     groups
@@ -100,9 +101,9 @@ fn spill(previous: &Groups, tasks: usize, n: usize) -> VecDeque<Rank> {
 /// quota from the head of `spill`, slots in ascending order.
 fn fill(previous: &Groups, mut spill: VecDeque<Rank>, tasks: usize, n: usize) -> Groups {
     let mut groups = Groups::new();
-    for i in SlotIx::upto(n) {
+    for i in positions::<SlotIx>(n) {
         let want = quota(i, tasks, n);
-        let kept = super::positions::get(previous, i).map_or(&[][..], |g| &g[..want.min(g.len())]);
+        let kept = previous.get(i).map_or(&[][..], |g| &g[..want.min(g.len())]);
         let mut group = kept.to_vec();
         while group.len() < want {
             match spill.pop_front() {

@@ -99,11 +99,12 @@ mod previous;
 #[cfg(test)]
 mod tests;
 
+use crate::model::ix::positions;
 use crate::model::{ClientIx, ClientPlan, ClusterState, IxVec, Plan};
 
 use super::{AssignError, Assignor, Claims, LeaveBehaviour, StrategyInfo};
 use placement::{Request, Site};
-use positions::{get, SlotIx};
+use positions::SlotIx;
 use previous::Previous;
 
 /// Samza's `GroupByContainerCount` with host affinity and hot standbys.
@@ -207,7 +208,7 @@ fn place(
     let groups = grouping::balance(&previous.groups, tasks.len(), counts.slots);
     let task_of = |r: &positions::Rank| &tasks[order[*r].index()];
 
-    let slots = || SlotIx::upto(counts.slots);
+    let slots = || positions::<SlotIx>(counts.slots);
     let request = Request {
         slots: counts.slots,
         replicas: groups
@@ -222,10 +223,10 @@ fn place(
             })
             .collect(),
         active: slots()
-            .map(|i| get(&previous.client, i).copied().flatten())
+            .map(|i| previous.client.get(i).copied().flatten())
             .collect(),
         standby: slots()
-            .map(|i| get(&previous.standbys, i).cloned().unwrap_or_default())
+            .map(|i| previous.standbys.get(i).cloned().unwrap_or_default())
             .collect(),
     };
     let layout = placement::bind(&Site::of(state), &request);

@@ -28,9 +28,10 @@
 //! at most `(slots − 1) × (R + 1)` clients. A defensive fallback still covers
 //! any other input (see [`bind`]).
 
+use crate::model::ix::positions;
 use crate::model::{ClientIx, ClusterState, IxVec};
 
-use super::positions::{get, SlotIx};
+use super::positions::SlotIx;
 
 /// The host a client runs on: its stated host, or, without one, a host of its
 /// own (client ids and host names are different namespaces, so a client
@@ -89,16 +90,16 @@ pub(super) struct Request {
 
 impl Request {
     fn replicas(&self, i: SlotIx) -> usize {
-        get(&self.replicas, i).copied().unwrap_or(0)
+        self.replicas.get(i).copied().unwrap_or(0)
     }
 
     fn preferred_active(&self, i: SlotIx) -> Option<ClientIx> {
-        get(&self.active, i).copied().flatten()
+        self.active.get(i).copied().flatten()
     }
 
     fn preferred_standby(&self, i: SlotIx, r: usize) -> Option<ClientIx> {
         if r < self.replicas(i) {
-            get(&self.standby, i).and_then(|s| s.get(r)).copied()
+            self.standby.get(i).and_then(|s| s.get(r)).copied()
         } else {
             None
         }
@@ -163,7 +164,7 @@ pub(super) fn bind(sites: &Sites<'_>, request: &Request) -> Layout {
         sites,
         taken: IxVec::from_elem(false, sites.len()),
         active: IxVec::from_elem(None, n),
-        standby: SlotIx::upto(n)
+        standby: positions::<SlotIx>(n)
             .map(|i| vec![None; request.replicas(i)])
             .collect(),
     };
@@ -171,7 +172,7 @@ pub(super) fn bind(sites: &Sites<'_>, request: &Request) -> Layout {
     let displaced = bind_preferred_actives(&mut b, request);
     bind_preferred_standbys(&mut b, request, &displaced);
     // 3. Any host, actives (with the fallback), then standbys.
-    for i in SlotIx::upto(n) {
+    for i in positions::<SlotIx>(n) {
         if b.active[i].is_some() {
             continue;
         }
@@ -182,7 +183,7 @@ pub(super) fn bind(sites: &Sites<'_>, request: &Request) -> Layout {
         fallback(&mut b, i, &mut notes);
     }
     let mut unbound = Vec::new();
-    for i in SlotIx::upto(n) {
+    for i in positions::<SlotIx>(n) {
         for r in 0..request.replicas(i) {
             if b.standby[i][r].is_some() {
                 continue;
@@ -211,7 +212,7 @@ pub(super) fn bind(sites: &Sites<'_>, request: &Request) -> Layout {
 /// each active slot.
 fn bind_preferred_actives(b: &mut Binder<'_>, request: &Request) -> IxVec<SlotIx, Option<usize>> {
     let mut displaced = IxVec::from_elem(None, request.slots);
-    for i in SlotIx::upto(request.slots) {
+    for i in positions::<SlotIx>(request.slots) {
         if let Some(p) = request.preferred_active(i) {
             if b.fits(i, p) {
                 b.bind_active(i, p);

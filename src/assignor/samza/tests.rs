@@ -3,6 +3,7 @@
 //! `Partition 0..8` sort as their numbers), the derivation of the previous
 //! layout, and the placement's failover and fallback.
 
+use crate::model::ix::positions;
 use crate::model::{
     AssignmentConfig, Client, ClientIx, ClusterState, Ix, IxVec, Task, TaskId, TaskIx,
 };
@@ -84,7 +85,7 @@ fn sorted(mut groups: Vec<Vec<usize>>) -> Vec<Vec<usize>> {
 
 #[test]
 fn quotas_give_the_remainder_to_the_lowest_ids() {
-    let q: Vec<usize> = SlotIx::upto(5).map(|i| quota(i, 10, 4)).collect();
+    let q: Vec<usize> = positions::<SlotIx>(5).map(|i| quota(i, 10, 4)).collect();
     assert_eq!(q, vec![3, 3, 2, 2, 0]);
 }
 
