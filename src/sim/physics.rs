@@ -32,11 +32,8 @@ pub(crate) fn share(
     rate: Rate,
     capacity: MilliRecords,
 ) -> (Vec<Share>, MilliRecords) {
-    let (needs, rate, capacity): (Vec<u64>, u64, u64) = (
-        needs.iter().map(|n| n.get()).collect(),
-        rate.get(),
-        capacity.get(),
-    );
+    let need = |i: usize| needs[i].get();
+    let (rate, capacity) = (rate.get(), capacity.get());
     let mut out = vec![
         Share {
             received: MilliRecords::ZERO,
@@ -50,13 +47,13 @@ pub(crate) fn share(
     let mut level: u64 = 0;
     let mut remaining = needs.len() as u64;
     for (k, &i) in order.iter().enumerate() {
-        let delta = needs[i] - level;
+        let delta = need(i) - level;
         let cost = delta.saturating_mul(remaining);
         if used.saturating_add(cost) <= capacity {
             used += cost;
-            level = needs[i];
+            level = need(i);
             out[i] = Share {
-                received: MilliRecords::new(needs[i]),
+                received: needs[i],
                 done_at_ms: Some(Millis::new(used.div_ceil(rate.max(1)))),
             };
             remaining -= 1;
