@@ -91,6 +91,7 @@ use serde_json::value::RawValue;
 use smoothscale::sim::report::{Figures, Fixed};
 use smoothscale::sim::sweep::{SeedRange, Stats, StrategySweep};
 use smoothscale::sim::{Outcome, RunResult, Sample};
+use smoothscale::wire;
 
 use super::plot::PLOT_FILES;
 use super::Failure;
@@ -319,18 +320,10 @@ impl StatsDoc {
     }
 }
 
-/// `doc` pretty-printed (two-space indent) with a trailing newline.
-fn pretty<T: Serialize>(doc: &T) -> String {
-    let mut text = serde_json::to_string_pretty(doc)
-        .unwrap_or_else(|e| unreachable!("the output documents always serialise: {e}"));
-    text.push('\n');
-    text
-}
-
 /// `summary.json`: the run's identity, then each strategy's outcome and
 /// figures, in run order.
 pub(crate) fn summary_json(info: &RunInfo, results: &[RunResult]) -> String {
-    pretty(&SummaryDoc {
+    wire::write(&SummaryDoc {
         scenario: &info.scenario,
         scenario_hash: &info.scenario_hash,
         seed: info.seed,
@@ -347,7 +340,7 @@ pub(crate) fn summary_json(info: &RunInfo, results: &[RunResult]) -> String {
 /// `sweep.json`: the sweep's identity, then per strategy the runs, the
 /// seeds that stopped as infeasible and the statistics per flat metric.
 pub(crate) fn sweep_json(info: &SweepInfo, sweep: &[StrategySweep]) -> String {
-    pretty(&SweepDoc {
+    wire::write(&SweepDoc {
         scenario: &info.scenario,
         scenario_hash: &info.scenario_hash,
         seeds: info.seeds.to_string(),

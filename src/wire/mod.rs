@@ -113,7 +113,10 @@ pub fn plan_to_json(plan: &Plan, metrics: Option<PlanMetrics>) -> String {
     write(&PlanDoc::from_plan(plan, metrics))
 }
 
-fn write<T: Serialize>(value: &T) -> String {
+/// `value` as this crate writes every JSON document: pretty-printed with a
+/// two-space indent, fields in declaration order, and a trailing newline.
+/// Also the writer of the simulator's `summary.json` and `sweep.json`.
+pub fn write<T: Serialize>(value: &T) -> String {
     let mut text = serde_json::to_string_pretty(value).expect("plain data always serialises");
     text.push('\n');
     text
