@@ -136,10 +136,6 @@ impl Serialize for Num {
     }
 }
 
-fn num(value: Fixed) -> Num {
-    Num(value)
-}
-
 fn opt(value: Option<Fixed>) -> Option<Num> {
     value.map(Num)
 }
@@ -240,40 +236,40 @@ impl<'a> StrategyDoc<'a> {
             outcome: match &result.outcome {
                 Outcome::Completed => OutcomeDoc::Completed("completed"),
                 Outcome::Infeasible { at_ms, message } => OutcomeDoc::Infeasible {
-                    infeasible_at_s: num(Fixed::at(*at_ms)),
+                    infeasible_at_s: Num(Fixed::at(*at_ms)),
                     message,
                 },
             },
             unavailable_task_s: UnavailableDoc {
-                stateful: num(f.unavailable_task_s.first),
-                stateless: num(f.unavailable_task_s.second),
-                total: num(f.unavailable_task_s.total),
+                stateful: Num(f.unavailable_task_s.first),
+                stateless: Num(f.unavailable_task_s.second),
+                total: Num(f.unavailable_task_s.total),
             },
-            max_outage_s: num(f.max_outage_s),
+            max_outage_s: Num(f.max_outage_s),
             restored_records: RestoredDoc {
-                active: num(f.restored_records.first),
-                replica: num(f.restored_records.second),
-                total: num(f.restored_records.total),
+                active: Num(f.restored_records.first),
+                replica: Num(f.restored_records.second),
+                total: Num(f.restored_records.total),
             },
-            active_moves: num(f.active_moves),
-            standby_moves: num(f.standby_moves),
+            active_moves: Num(f.active_moves),
+            standby_moves: Num(f.standby_moves),
             rebalances: RebalancesDoc {
-                membership: num(f.rebalances.membership),
-                probing: num(f.rebalances.probing),
-                caught_up: num(f.rebalances.caught_up),
-                total: num(f.rebalances.total),
+                membership: Num(f.rebalances.membership),
+                probing: Num(f.rebalances.probing),
+                caught_up: Num(f.rebalances.caught_up),
+                total: Num(f.rebalances.total),
             },
             time_to_converge_s: opt(f.time_to_converge_s),
             imbalance: ImbalanceDoc {
                 time_weighted: opt(f.imbalance_time_weighted),
-                at_end: num(f.imbalance_final),
+                at_end: Num(f.imbalance_final),
             },
             standby_coverage: opt(f.standby_coverage),
-            cross_rack_records: num(f.cross_rack_records),
+            cross_rack_records: Num(f.cross_rack_records),
             cross_rack_actives: opt(f.cross_rack_actives),
             restore_over_optimal: OverOptimalDoc {
-                records: num(f.restore_over_optimal_records),
-                rebalances: num(f.restore_over_optimal_rebalances),
+                records: Num(f.restore_over_optimal_records),
+                rebalances: Num(f.restore_over_optimal_rebalances),
             },
         }
     }
