@@ -38,7 +38,7 @@
 use std::collections::BTreeMap;
 
 use super::duration::format_duration;
-use crate::model::{AssignmentConfig, InputError};
+use crate::model::{quote, AssignmentConfig, InputError};
 
 /// The longest duration any key of a scenario may give: 3650 days.
 pub const MAX_DURATION_MS: u64 = 3_650 * 86_400_000;
@@ -490,7 +490,10 @@ impl Scenario {
                         };
                         return fail(
                             path("rack"),
-                            format!("must name a rack of cluster.racks, got {rack:?} ({known})"),
+                            format!(
+                                "must name a rack of cluster.racks, got {} ({known})",
+                                quote(rack)
+                            ),
                         );
                     }
                     if *duration_ms == Some(0) {

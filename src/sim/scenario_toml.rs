@@ -154,7 +154,7 @@ use super::{
 };
 use crate::assignor;
 use crate::model::{
-    key_path, one_line, AssignmentConfig, InputError, RackAwareStrategy,
+    key_path, one_line, quote, AssignmentConfig, InputError, RackAwareStrategy,
     MIN_PROBING_REBALANCE_INTERVAL_MS,
 };
 
@@ -490,7 +490,13 @@ impl<T: Named> Visitor<'_> for ChoiceVisitor<T> {
             .iter()
             .find(|(name, _)| *name == v)
             .map(|&(_, value)| Choice(value))
-            .ok_or_else(|| E::custom(format_args!("must be one of {}, got {v:?}", Self::names())))
+            .ok_or_else(|| {
+                E::custom(format_args!(
+                    "must be one of {}, got {}",
+                    Self::names(),
+                    quote(v)
+                ))
+            })
     }
 }
 
@@ -534,7 +540,7 @@ fn names(path: &str, items: Vec<String>) -> Read<Vec<String>> {
             );
         }
         if items[..i].contains(s) {
-            return fail(format!("{path}[{i}]"), format!("lists {s:?} twice"));
+            return fail(format!("{path}[{i}]"), format!("lists {} twice", quote(s)));
         }
     }
     Ok(items)
@@ -716,7 +722,10 @@ fn scenario_name(s: String) -> Read<String> {
     {
         return fail(
             "name",
-            format!("must have only letters, digits, '-', '_' and '.', got {s:?}"),
+            format!(
+                "must have only letters, digits, '-', '_' and '.', got {}",
+                quote(&s)
+            ),
         );
     }
     Ok(s)
@@ -724,7 +733,7 @@ fn scenario_name(s: String) -> Read<String> {
 
 fn one_line_text(path: &str, s: String) -> Read<String> {
     if s.chars().any(char::is_control) {
-        return fail(path, format!("must be one line, got {s:?}"));
+        return fail(path, format!("must be one line, got {}", quote(&s)));
     }
     Ok(s)
 }
@@ -742,13 +751,14 @@ fn strategy_names(names: Vec<String>) -> Read<Vec<String>> {
             return fail(
                 here,
                 format!(
-                    "must be one of {}, got {name:?}",
-                    assignor::names().join(", ")
+                    "must be one of {}, got {}",
+                    assignor::names().join(", "),
+                    quote(name)
                 ),
             );
         }
         if names[..i].contains(name) {
-            return fail(here, format!("lists {name:?} twice"));
+            return fail(here, format!("lists {} twice", quote(name)));
         }
     }
     Ok(names)
@@ -957,7 +967,10 @@ impl ChurnDoc {
                             .iter()
                             .find(|(_, k)| *k == kind)
                             .map_or("", |(name, _)| name);
-                        return fail(format!("churn.kinds[{i}]"), format!("lists {name:?} twice"));
+                        return fail(
+                            format!("churn.kinds[{i}]"),
+                            format!("lists {} twice", quote(name)),
+                        );
                     }
                     kinds.push(kind);
                 }
