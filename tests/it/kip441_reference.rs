@@ -68,6 +68,7 @@ use smoothscale::{
     assignor, AssignmentConfig, Client, ClusterState, Lag, Plan, RackAwareStrategy, Task, TaskId,
 };
 
+use crate::properties::{self, Kind, LagPick, SubtopologySpec};
 use crate::{golden, support};
 
 // ---------------------------------------------------------------------------
@@ -153,21 +154,6 @@ const ID_POOL: &[&str] = &[
 /// Ids of joining clients: some sort before, some between, some after the others.
 const JOIN_POOL: &[&str] = &["!new", "c15", "d-new"];
 
-#[derive(Debug, Clone, Copy)]
-enum Kind {
-    Stateful,
-    Stateless,
-    /// Even partitions stateful, odd stateless.
-    Mixed,
-}
-
-#[derive(Debug, Clone)]
-struct SubtopologySpec {
-    kind: Kind,
-    partitions: u32,
-    end_offset: u64,
-}
-
 #[derive(Debug, Clone)]
 struct ClientSpec {
     capacity: u32,
@@ -187,20 +173,6 @@ enum RackMode {
     MinTrafficClientWithoutRack,
     /// `balance_subtopology`, racks on clients, none on tasks: disabled.
     BalanceSubtopologyTasksWithoutRacks,
-}
-
-/// A client's report for one task.
-#[derive(Debug, Clone, Copy)]
-enum LagPick {
-    /// No entry: lag = end offset.
-    Missing,
-    Running,
-    Unknown,
-    Zero,
-    /// This percentage of the end offset.
-    Percent(u8),
-    /// More than the end offset.
-    Beyond(u16),
 }
 
 /// Everything a random state is built from; shrinks field by field.
@@ -342,17 +314,6 @@ fn recipe() -> impl Strategy<Value = Recipe> {
 }
 
 /// The lag a pick gives on `task`; `None` for no report.
-fn lag_of(pick: LagPick, task: &Task) -> Option<Lag> {
-    match pick {
-        LagPick::Missing => None,
-        LagPick::Running => Some(Lag::Running),
-        LagPick::Unknown => Some(Lag::Unknown),
-        LagPick::Zero => Some(Lag::Records(0)),
-        LagPick::Percent(p) => Some(Lag::Records(task.end_offset / 100 * u64::from(p))),
-        LagPick::Beyond(b) => Some(Lag::Records(task.end_offset + u64::from(b))),
-    }
-}
-
 /// A client built from its spec, with tags and (per the rack mode) a rack.
 fn new_client(id: &str, spec: &ClientSpec, position: usize, racks: RackMode) -> Client {
     let mut client = Client::new(id, spec.capacity);
@@ -375,29 +336,13 @@ fn new_client(id: &str, spec: &ClientSpec, position: usize, racks: RackMode) -> 
 
 /// The initial state of a recipe: tasks, clients, config and first lags.
 fn initial_state(recipe: &Recipe) -> ClusterState {
-    let mut tasks = Vec::new();
-    for (s, sub) in recipe.subtopologies.iter().enumerate() {
-        for p in 0..sub.partitions {
-            let id = TaskId::new(s as u32, p);
-            let stateful = match sub.kind {
-                Kind::Stateful => true,
-                Kind::Stateless => false,
-                Kind::Mixed => p % 2 == 0,
-            };
-            let mut task = if stateful {
-                Task::stateful(id, sub.end_offset)
-            } else {
-                Task::stateless(id)
-            };
-            if let RackMode::MinTrafficEverywhere | RackMode::MinTrafficClientWithoutRack =
-                recipe.racks
-            {
-                task.racks = ["r0", "r1"].iter().map(|r| r.to_string()).collect();
-                if stateful {
-                    task.changelog_racks = task.racks.clone();
-                }
+    let mut tasks = properties::tasks_of(&recipe.subtopologies);
+    if let RackMode::MinTrafficEverywhere | RackMode::MinTrafficClientWithoutRack = recipe.racks {
+        for task in &mut tasks {
+            task.racks = ["r0", "r1"].iter().map(|r| r.to_string()).collect();
+            if task.stateful {
+                task.changelog_racks = task.racks.clone();
             }
-            tasks.push(task);
         }
     }
     let mut clients = Vec::new();
@@ -408,7 +353,7 @@ fn initial_state(recipe: &Recipe) -> ClusterState {
                 if !task.stateful {
                     continue;
                 }
-                if let Some(lag) = lag_of(recipe.lags[c * tasks.len() + k], task) {
+                if let Some(lag) = recipe.lags[c * tasks.len() + k].lag(task) {
                     client.lags.insert(task.id, lag);
                     // The history a client with such a report would have.
                     if lag == Lag::Running {
@@ -462,7 +407,7 @@ fn changed_state(recipe: &Recipe, state: &ClusterState) -> ClusterState {
         for &(c, t, pick) in &recipe.churn {
             let client = c % clients.len();
             let task = stateful[t % stateful.len()];
-            match lag_of(pick, task) {
+            match pick.lag(task) {
                 Some(lag) => clients[client].lags.insert(task.id, lag),
                 None => clients[client].lags.remove(&task.id),
             };

@@ -62,18 +62,40 @@ const ID_POOL: &[&str] = &[
 
 /// Which tasks of a subtopology are stateful.
 #[derive(Debug, Clone, Copy)]
-enum Kind {
+pub(crate) enum Kind {
     Stateful,
     Stateless,
     /// Even partitions stateful, odd stateless.
     Mixed,
 }
 
+/// One subtopology of a generated state (also the kip441 reference's).
 #[derive(Debug, Clone)]
-struct SubtopologySpec {
-    kind: Kind,
-    partitions: u32,
-    end_offset: u64,
+pub(crate) struct SubtopologySpec {
+    pub(crate) kind: Kind,
+    pub(crate) partitions: u32,
+    pub(crate) end_offset: u64,
+}
+
+/// The tasks of `subtopologies`, subtopology `s` numbered `s`.
+pub(crate) fn tasks_of(subtopologies: &[SubtopologySpec]) -> Vec<Task> {
+    let mut tasks = Vec::new();
+    for (s, sub) in subtopologies.iter().enumerate() {
+        for p in 0..sub.partitions {
+            let id = TaskId::new(s as u32, p);
+            let stateful = match sub.kind {
+                Kind::Stateful => true,
+                Kind::Stateless => false,
+                Kind::Mixed => p % 2 == 0,
+            };
+            tasks.push(if stateful {
+                Task::stateful(id, sub.end_offset)
+            } else {
+                Task::stateless(id)
+            });
+        }
+    }
+    tasks
 }
 
 #[derive(Debug, Clone)]
@@ -86,7 +108,7 @@ struct ClientSpec {
 
 /// A client's report for one task.
 #[derive(Debug, Clone, Copy)]
-enum LagPick {
+pub(crate) enum LagPick {
     /// No entry: lag = end offset.
     Missing,
     Running,
@@ -96,6 +118,20 @@ enum LagPick {
     Percent(u8),
     /// More than the end offset (Kafka would clamp it; the model allows it).
     Beyond(u16),
+}
+
+impl LagPick {
+    /// The lag this report gives `task`; `None` for no entry.
+    pub(crate) fn lag(self, task: &Task) -> Option<Lag> {
+        match self {
+            LagPick::Missing => None,
+            LagPick::Running => Some(Lag::Running),
+            LagPick::Unknown => Some(Lag::Unknown),
+            LagPick::Zero => Some(Lag::Records(0)),
+            LagPick::Percent(p) => Some(Lag::Records(task.end_offset / 100 * u64::from(p))),
+            LagPick::Beyond(b) => Some(Lag::Records(task.end_offset + u64::from(b))),
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -242,22 +278,7 @@ fn build_cluster(
     owners: &[Option<(usize, bool)>],
     cells: &[Cell],
 ) -> ClusterState {
-    let mut tasks = Vec::new();
-    for (s, sub) in subtopologies.iter().enumerate() {
-        for p in 0..sub.partitions {
-            let id = TaskId::new(s as u32, p);
-            let stateful = match sub.kind {
-                Kind::Stateful => true,
-                Kind::Stateless => false,
-                Kind::Mixed => p % 2 == 0,
-            };
-            tasks.push(if stateful {
-                Task::stateful(id, sub.end_offset)
-            } else {
-                Task::stateless(id)
-            });
-        }
-    }
+    let tasks = tasks_of(subtopologies);
     let mut clients = Vec::new();
     for (c, spec) in specs.iter().enumerate() {
         let mut client = Client::new(ids[c], spec.capacity);
@@ -284,14 +305,7 @@ fn build_cluster(
             }
             let lag = match (owner, cell.lag) {
                 (Some((_, true)), _) => Some(Lag::Running),
-                (_, LagPick::Missing) => None,
-                (_, LagPick::Running) => Some(Lag::Running),
-                (_, LagPick::Unknown) => Some(Lag::Unknown),
-                (_, LagPick::Zero) => Some(Lag::Records(0)),
-                (_, LagPick::Percent(p)) => {
-                    Some(Lag::Records(task.end_offset / 100 * u64::from(p)))
-                }
-                (_, LagPick::Beyond(b)) => Some(Lag::Records(task.end_offset + u64::from(b))),
+                (_, pick) => pick.lag(task),
             };
             if let Some(lag) = lag {
                 client.lags.insert(task.id, lag);
