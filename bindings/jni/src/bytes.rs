@@ -42,7 +42,12 @@ impl<'a> Reader<'a> {
     }
 
     /// An error about `field`, which started at `offset`.
-    pub fn error(&self, field: impl Into<String>, offset: usize, message: impl Into<String>) -> FormatError {
+    pub fn error(
+        &self,
+        field: impl Into<String>,
+        offset: usize,
+        message: impl Into<String>,
+    ) -> FormatError {
         FormatError {
             field: field.into(),
             offset,
@@ -108,7 +113,8 @@ impl<'a> Reader<'a> {
     pub fn non_negative(&mut self, field: &dyn Fn() -> String) -> Result<u64, FormatError> {
         let at = self.at;
         let v = self.i64(field)?;
-        u64::try_from(v).map_err(|_| self.error(field(), at, format!("must be at least 0, got {v}")))
+        u64::try_from(v)
+            .map_err(|_| self.error(field(), at, format!("must be at least 0, got {v}")))
     }
 
     /// A count that must fit in the bytes left, each entry taking at least
@@ -116,7 +122,11 @@ impl<'a> Reader<'a> {
     ///
     /// # Errors
     /// The message ends first, or the count cannot fit in what is left.
-    pub fn count(&mut self, field: &dyn Fn() -> String, min_entry_bytes: usize) -> Result<usize, FormatError> {
+    pub fn count(
+        &mut self,
+        field: &dyn Fn() -> String,
+        min_entry_bytes: usize,
+    ) -> Result<usize, FormatError> {
         let at = self.at;
         let n = self.u32(field)?;
         let n = usize::try_from(n).unwrap_or(usize::MAX);
@@ -140,7 +150,8 @@ impl<'a> Reader<'a> {
         let len = self.count(field, 1)?;
         let raw = &self.bytes[self.at..self.at + len];
         self.at += len;
-        String::from_utf8(raw.to_vec()).map_err(|e| self.error(field(), at, format!("must be UTF-8, got {e}")))
+        String::from_utf8(raw.to_vec())
+            .map_err(|e| self.error(field(), at, format!("must be UTF-8, got {e}")))
     }
 
     /// Fails unless every byte was read.
@@ -154,7 +165,10 @@ impl<'a> Reader<'a> {
             Err(self.error(
                 "end of message",
                 self.at,
-                format!("must follow the last field, got {} more bytes", self.bytes.len() - self.at),
+                format!(
+                    "must follow the last field, got {} more bytes",
+                    self.bytes.len() - self.at
+                ),
             ))
         }
     }

@@ -16,8 +16,13 @@ const EXCEPTION: &str = "io/smoothscale/kafka/SmoothscaleException";
 /// Runs `body`; on an error or a panic, leaves a `SmoothscaleException` with
 /// the message pending (unless Java already has one pending, such as an
 /// `OutOfMemoryError`) and returns `fallback`.
-fn guarded<'l, T>(env: &mut JNIEnv<'l>, fallback: T, body: impl FnOnce(&mut JNIEnv<'l>) -> Result<T, String>) -> T {
-    let outcome = catch_unwind(AssertUnwindSafe(|| body(env))).unwrap_or_else(|_| Err("smoothscale panicked in the JNI glue".into()));
+fn guarded<'l, T>(
+    env: &mut JNIEnv<'l>,
+    fallback: T,
+    body: impl FnOnce(&mut JNIEnv<'l>) -> Result<T, String>,
+) -> T {
+    let outcome = catch_unwind(AssertUnwindSafe(|| body(env)))
+        .unwrap_or_else(|_| Err("smoothscale panicked in the JNI glue".into()));
     match outcome {
         Ok(value) => value,
         Err(message) => {
@@ -34,31 +39,41 @@ fn string(env: &mut JNIEnv<'_>, s: &JString<'_>, what: &str) -> Result<String, S
     if s.is_null() {
         return Err(format!("{what} must not be null"));
     }
-    env.get_string(s).map(Into::into).map_err(|e| format!("{what}: {e}"))
+    env.get_string(s)
+        .map(Into::into)
+        .map_err(|e| format!("{what}: {e}"))
 }
 
 fn bytes(env: &mut JNIEnv<'_>, array: &JByteArray<'_>, what: &str) -> Result<Vec<u8>, String> {
     if array.is_null() {
         return Err(format!("{what} must not be null"));
     }
-    env.convert_byte_array(array).map_err(|e| format!("{what}: {e}"))
+    env.convert_byte_array(array)
+        .map_err(|e| format!("{what}: {e}"))
 }
 
 fn java_bytes<'l>(env: &mut JNIEnv<'l>, bytes: &[u8]) -> Result<JByteArray<'l>, String> {
-    env.byte_array_from_slice(bytes).map_err(|e| format!("cannot return {} bytes to Java: {e}", bytes.len()))
+    env.byte_array_from_slice(bytes)
+        .map_err(|e| format!("cannot return {} bytes to Java: {e}", bytes.len()))
 }
 
 /// `static native String[] strategies()`.
 #[allow(unsafe_code)]
 #[no_mangle]
-pub extern "system" fn Java_io_smoothscale_kafka_NativeBridge_strategies<'l>(mut env: JNIEnv<'l>, _class: JClass<'l>) -> JObjectArray<'l> {
+pub extern "system" fn Java_io_smoothscale_kafka_NativeBridge_strategies<'l>(
+    mut env: JNIEnv<'l>,
+    _class: JClass<'l>,
+) -> JObjectArray<'l> {
     guarded(&mut env, JObjectArray::default(), |env| {
         let names = crate::strategies();
         let len = jint::try_from(names.len()).map_err(|e| e.to_string())?;
-        let array = env.new_object_array(len, "java/lang/String", JObject::null()).map_err(|e| e.to_string())?;
+        let array = env
+            .new_object_array(len, "java/lang/String", JObject::null())
+            .map_err(|e| e.to_string())?;
         for (i, name) in (0..len).zip(names) {
             let s = env.new_string(name).map_err(|e| e.to_string())?;
-            env.set_object_array_element(&array, i, s).map_err(|e| e.to_string())?;
+            env.set_object_array_element(&array, i, s)
+                .map_err(|e| e.to_string())?;
         }
         Ok(array)
     })
@@ -92,7 +107,8 @@ pub extern "system" fn Java_io_smoothscale_kafka_NativeBridge_generatePreset<'l>
 ) -> JByteArray<'l> {
     guarded(&mut env, JByteArray::default(), |env| {
         let preset = string(env, &preset, "preset")?;
-        let seed = u64::try_from(seed).map_err(|_| format!("seed must be at least 0, got {seed}"))?;
+        let seed =
+            u64::try_from(seed).map_err(|_| format!("seed must be at least 0, got {seed}"))?;
         let state = crate::generate_preset(&preset, seed)?;
         java_bytes(env, &state)
     })
@@ -114,7 +130,8 @@ pub extern "system" fn Java_io_smoothscale_kafka_NativeBridge_timeNativeAssign<'
     guarded(&mut env, 0, |env| {
         let strategy = string(env, &strategy, "strategy")?;
         let state = bytes(env, &state, "state")?;
-        let iterations = u32::try_from(iterations).map_err(|_| format!("iterations must be at least 0, got {iterations}"))?;
+        let iterations = u32::try_from(iterations)
+            .map_err(|_| format!("iterations must be at least 0, got {iterations}"))?;
         let nanos = crate::time_assign(&strategy, &state, iterations)?;
         Ok(jlong::try_from(nanos).unwrap_or(jlong::MAX))
     })

@@ -43,7 +43,11 @@ pub fn assign(strategy: &str, bytes: &[u8]) -> Result<Vec<u8>, String> {
                 }
             ));
         }
-        Ok(plan::encode(&decoded.state, &plan, &decoded.message_index_of_task))
+        Ok(plan::encode(
+            &decoded.state,
+            &plan,
+            &decoded.message_index_of_task,
+        ))
     })
 }
 
@@ -69,7 +73,10 @@ pub fn generate_preset(name: &str, seed: u64) -> Result<Vec<u8>, String> {
 ///
 /// # Errors
 /// As [`assign`], before the timing starts.
-#[allow(clippy::disallowed_methods, reason = "the benchmark entry point times the core")]
+#[allow(
+    clippy::disallowed_methods,
+    reason = "the benchmark entry point times the core"
+)]
 pub fn time_assign(strategy: &str, bytes: &[u8], iterations: u32) -> Result<u128, String> {
     contain(|| {
         let assignor = find(strategy)?;
@@ -94,8 +101,12 @@ pub fn strategies() -> Vec<&'static str> {
 /// # Errors
 /// An unknown name, with the known ones.
 pub fn find(name: &str) -> Result<&'static dyn assignor::Assignor, String> {
-    assignor::by_name(name)
-        .ok_or_else(|| format!("strategy must be one of {}, got {name:?}", strategies().join(", ")))
+    assignor::by_name(name).ok_or_else(|| {
+        format!(
+            "strategy must be one of {}, got {name:?}",
+            strategies().join(", ")
+        )
+    })
 }
 
 /// Runs `work`, turning a panic into an error line: no panic may unwind
@@ -107,7 +118,10 @@ fn contain<T>(work: impl FnOnce() -> Result<T, String>) -> Result<T, String> {
             .map(|s| (*s).to_string())
             .or_else(|| payload.downcast_ref::<String>().cloned())
             .unwrap_or_else(|| "a panic without a message".into());
-        Err(format!("smoothscale panicked: {}", smoothscale::model::one_line(&what)))
+        Err(format!(
+            "smoothscale panicked: {}",
+            smoothscale::model::one_line(&what)
+        ))
     })
 }
 

@@ -16,7 +16,8 @@ pub const PLAN_MAGIC: u32 = u32::from_le_bytes(*b"SMSP");
 /// an event. `None` when the plan needs no follow-up.
 pub fn followup_ms(state: &ClusterState, plan: &Plan) -> Option<u64> {
     plan.followup_rebalance_ms.or_else(|| {
-        (!plan.followup_when_caught_up.is_empty()).then_some(state.config().probing_rebalance_interval_ms)
+        (!plan.followup_when_caught_up.is_empty())
+            .then_some(state.config().probing_rebalance_interval_ms)
     })
 }
 
@@ -24,12 +25,17 @@ pub fn followup_ms(state: &ClusterState, plan: &Plan) -> Option<u64> {
 /// written as its index in the state message (`message_index_of_task`, by
 /// task position in `state`).
 pub fn encode(state: &ClusterState, plan: &Plan, message_index_of_task: &[u32]) -> Vec<u8> {
-    let index = |t: &TaskId| state.task_position(*t).map_or(u32::MAX, |p| message_index_of_task[p]);
+    let index = |t: &TaskId| {
+        state
+            .task_position(*t)
+            .map_or(u32::MAX, |p| message_index_of_task[p])
+    };
     let tasks = |w: &mut Writer, set: &BTreeSet<TaskId>| {
         w.count(set.len());
         set.iter().for_each(|t| w.u32(index(t)));
     };
-    let mut w = Writer::with_capacity(32 + 12 * state.clients().len() + 8 * state.tasks().len() * 2);
+    let mut w =
+        Writer::with_capacity(32 + 12 * state.clients().len() + 8 * state.tasks().len() * 2);
     w.u32(PLAN_MAGIC);
     w.u32(crate::state::VERSION);
     let followup = followup_ms(state, plan);

@@ -3,7 +3,9 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use smoothscale::model::{AssignmentConfig, Client, ClientId, ClusterState, Lag, RackAwareStrategy, Task, TaskId};
+use smoothscale::model::{
+    AssignmentConfig, Client, ClientId, ClusterState, Lag, RackAwareStrategy, Task, TaskId,
+};
 
 use crate::bytes::{FormatError, Reader, Writer};
 
@@ -57,7 +59,11 @@ fn read(r: &mut Reader<'_>) -> Result<Parts, FormatError> {
     let at = r.offset();
     let magic = r.u32(&|| "magic".into())?;
     if magic != STATE_MAGIC {
-        return Err(r.error("magic", at, format!("must be {STATE_MAGIC:#010x} (\"SMS1\"), got {magic:#010x}")));
+        return Err(r.error(
+            "magic",
+            at,
+            format!("must be {STATE_MAGIC:#010x} (\"SMS1\"), got {magic:#010x}"),
+        ));
     }
     let at = r.offset();
     let version = r.u32(&|| "version".into())?;
@@ -81,10 +87,21 @@ fn read(r: &mut Reader<'_>) -> Result<Parts, FormatError> {
             .ok()
             .and_then(|s| strings.get(s))
             .cloned()
-            .ok_or_else(|| r.error(field(), at, format!("must index the {} strings, got {s}", strings.len())))
+            .ok_or_else(|| {
+                r.error(
+                    field(),
+                    at,
+                    format!("must index the {} strings, got {s}", strings.len()),
+                )
+            })
     };
     for (i, (at, s)) in tag_refs.into_iter().enumerate() {
-        let key = lookup(r, &|| format!("config.rack_aware_assignment_tags[{i}]"), at, s)?;
+        let key = lookup(
+            r,
+            &|| format!("config.rack_aware_assignment_tags[{i}]"),
+            at,
+            s,
+        )?;
         config.rack_aware_assignment_tags.push(key);
     }
     let task_count = r.count(&|| "tasks".into(), 25)?;
@@ -97,12 +114,21 @@ fn read(r: &mut Reader<'_>) -> Result<Parts, FormatError> {
         let stateful = match r.u8(&|| field("stateful"))? {
             0 => false,
             1 => true,
-            other => return Err(r.error(field("stateful"), at, format!("must be 0 or 1, got {other}"))),
+            other => {
+                return Err(r.error(
+                    field("stateful"),
+                    at,
+                    format!("must be 0 or 1, got {other}"),
+                ))
+            }
         };
         let end_offset = r.non_negative(&|| field("end_offset"))?;
         let mut task = Task::stateful(TaskId::new(subtopology, partition), end_offset);
         task.stateful = stateful;
-        for (name, set) in [("racks", &mut task.racks), ("changelog_racks", &mut task.changelog_racks)] {
+        for (name, set) in [
+            ("racks", &mut task.racks),
+            ("changelog_racks", &mut task.changelog_racks),
+        ] {
             let n = r.count(&|| field(name), 4)?;
             for k in 0..n {
                 let at = r.offset();
@@ -122,7 +148,13 @@ fn read(r: &mut Reader<'_>) -> Result<Parts, FormatError> {
             let at = r.offset();
             let s = r.i32(&|| field(name))?;
             if s != ABSENT {
-                let s = u32::try_from(s).map_err(|_| r.error(field(name), at, format!("must be -1 or a string index, got {s}")))?;
+                let s = u32::try_from(s).map_err(|_| {
+                    r.error(
+                        field(name),
+                        at,
+                        format!("must be -1 or a string index, got {s}"),
+                    )
+                })?;
                 *slot = Some(lookup(r, &|| field(name), at, s)?);
             }
         }
@@ -151,22 +183,36 @@ fn read_config(r: &mut Reader<'_>) -> Result<AssignmentConfig, FormatError> {
     let num_standby_replicas = r.u32(&|| field("num_standby_replicas"))?;
     let acceptable_recovery_lag = r.non_negative(&|| field("acceptable_recovery_lag"))?;
     let max_warmup_replicas = r.u32(&|| field("max_warmup_replicas"))?;
-    let probing_rebalance_interval_ms = r.non_negative(&|| field("probing_rebalance_interval_ms"))?;
+    let probing_rebalance_interval_ms =
+        r.non_negative(&|| field("probing_rebalance_interval_ms"))?;
     let at = r.offset();
     let rack_aware_strategy = match r.u8(&|| field("rack_aware_strategy"))? {
         0 => RackAwareStrategy::None,
         1 => RackAwareStrategy::MinTraffic,
         2 => RackAwareStrategy::BalanceSubtopology,
         other => {
-            return Err(r.error(field("rack_aware_strategy"), at, format!("must be 0, 1 or 2, got {other}")));
+            return Err(r.error(
+                field("rack_aware_strategy"),
+                at,
+                format!("must be 0, 1 or 2, got {other}"),
+            ));
         }
     };
     let mut costs = [None, None];
-    for (name, slot) in ["rack_aware_traffic_cost", "rack_aware_non_overlap_cost"].into_iter().zip(&mut costs) {
+    for (name, slot) in ["rack_aware_traffic_cost", "rack_aware_non_overlap_cost"]
+        .into_iter()
+        .zip(&mut costs)
+    {
         let at = r.offset();
         let v = r.i32(&|| field(name))?;
         if v != ABSENT {
-            *slot = Some(u32::try_from(v).map_err(|_| r.error(field(name), at, format!("must be -1 (not set) or at least 0, got {v}")))?);
+            *slot = Some(u32::try_from(v).map_err(|_| {
+                r.error(
+                    field(name),
+                    at,
+                    format!("must be -1 (not set) or at least 0, got {v}"),
+                )
+            })?);
         }
     }
     Ok(AssignmentConfig {
@@ -181,17 +227,31 @@ fn read_config(r: &mut Reader<'_>) -> Result<AssignmentConfig, FormatError> {
     })
 }
 
-fn task_ref(r: &mut Reader<'_>, tasks: &[Task], field: &dyn Fn() -> String) -> Result<TaskId, FormatError> {
+fn task_ref(
+    r: &mut Reader<'_>,
+    tasks: &[Task],
+    field: &dyn Fn() -> String,
+) -> Result<TaskId, FormatError> {
     let at = r.offset();
     let t = r.u32(field)?;
     usize::try_from(t)
         .ok()
         .and_then(|t| tasks.get(t))
         .map(|t| t.id)
-        .ok_or_else(|| r.error(field(), at, format!("must index the {} tasks, got {t}", tasks.len())))
+        .ok_or_else(|| {
+            r.error(
+                field(),
+                at,
+                format!("must index the {} tasks, got {t}", tasks.len()),
+            )
+        })
 }
 
-fn read_task_refs(r: &mut Reader<'_>, tasks: &[Task], field: &str) -> Result<BTreeSet<TaskId>, FormatError> {
+fn read_task_refs(
+    r: &mut Reader<'_>,
+    tasks: &[Task],
+    field: &str,
+) -> Result<BTreeSet<TaskId>, FormatError> {
     let n = r.count(&|| field.into(), 4)?;
     let mut set = BTreeSet::new();
     for k in 0..n {
@@ -199,13 +259,21 @@ fn read_task_refs(r: &mut Reader<'_>, tasks: &[Task], field: &str) -> Result<BTr
         let at = r.offset();
         let id = task_ref(r, tasks, &f)?;
         if !set.insert(id) {
-            return Err(r.error(f(), at, format!("must not list a task twice, got {id} again")));
+            return Err(r.error(
+                f(),
+                at,
+                format!("must not list a task twice, got {id} again"),
+            ));
         }
     }
     Ok(set)
 }
 
-fn read_lags(r: &mut Reader<'_>, tasks: &[Task], field: &str) -> Result<BTreeMap<TaskId, Lag>, FormatError> {
+fn read_lags(
+    r: &mut Reader<'_>,
+    tasks: &[Task],
+    field: &str,
+) -> Result<BTreeMap<TaskId, Lag>, FormatError> {
     let n = r.count(&|| field.into(), 12)?;
     let mut lags = BTreeMap::new();
     for k in 0..n {
@@ -217,11 +285,19 @@ fn read_lags(r: &mut Reader<'_>, tasks: &[Task], field: &str) -> Result<BTreeMap
             LAG_RUNNING => Lag::Running,
             LAG_UNKNOWN => Lag::Unknown,
             v => Lag::Records(u64::try_from(v).map_err(|_| {
-                r.error(format!("{field}[{k}].lag"), lag_at, format!("must be at least 0, -2 (running) or -3 (unknown), got {v}"))
+                r.error(
+                    format!("{field}[{k}].lag"),
+                    lag_at,
+                    format!("must be at least 0, -2 (running) or -3 (unknown), got {v}"),
+                )
             })?),
         };
         if lags.insert(id, lag).is_some() {
-            return Err(r.error(f(), at, format!("must not list a task twice, got {id} again")));
+            return Err(r.error(
+                f(),
+                at,
+                format!("must not list a task twice, got {id} again"),
+            ));
         }
     }
     Ok(lags)
@@ -232,7 +308,11 @@ fn read_lags(r: &mut Reader<'_>, tasks: &[Task], field: &str) -> Result<BTreeMap
 /// racks, tags: all strings go through one sorted table.
 pub fn encode(state: &ClusterState) -> Vec<u8> {
     let config = state.config();
-    let mut table: BTreeSet<&str> = config.rack_aware_assignment_tags.iter().map(String::as_str).collect();
+    let mut table: BTreeSet<&str> = config
+        .rack_aware_assignment_tags
+        .iter()
+        .map(String::as_str)
+        .collect();
     for t in state.tasks() {
         table.extend(t.racks.iter().chain(&t.changelog_racks).map(String::as_str));
     }
@@ -242,7 +322,8 @@ pub fn encode(state: &ClusterState) -> Vec<u8> {
     }
     let table: Vec<&str> = table.into_iter().collect();
     let sidx = |s: &str| u32::try_from(table.binary_search(&s).unwrap_or(0)).unwrap_or(u32::MAX);
-    let tidx = |id: &TaskId| u32::try_from(state.task_position(*id).unwrap_or(0)).unwrap_or(u32::MAX);
+    let tidx =
+        |id: &TaskId| u32::try_from(state.task_position(*id).unwrap_or(0)).unwrap_or(u32::MAX);
     let mut w = Writer::with_capacity(64 + 32 * state.tasks().len() + 64 * state.clients().len());
     w.u32(STATE_MAGIC);
     w.u32(VERSION);
@@ -255,7 +336,10 @@ pub fn encode(state: &ClusterState) -> Vec<u8> {
         RackAwareStrategy::MinTraffic => 1,
         RackAwareStrategy::BalanceSubtopology => 2,
     });
-    for cost in [config.rack_aware_traffic_cost, config.rack_aware_non_overlap_cost] {
+    for cost in [
+        config.rack_aware_traffic_cost,
+        config.rack_aware_non_overlap_cost,
+    ] {
         w.i32(cost.map_or(ABSENT, |c| i32::try_from(c).unwrap_or(i32::MAX)));
     }
     w.count(config.rack_aware_assignment_tags.len());
@@ -281,7 +365,10 @@ pub fn encode(state: &ClusterState) -> Vec<u8> {
     for c in state.clients() {
         w.u32(c.capacity);
         for s in [&c.rack, &c.host] {
-            w.i32(s.as_deref().map_or(ABSENT, |s| i32::try_from(sidx(s)).unwrap_or(i32::MAX)));
+            w.i32(
+                s.as_deref()
+                    .map_or(ABSENT, |s| i32::try_from(sidx(s)).unwrap_or(i32::MAX)),
+            );
         }
         w.count(c.tags.len());
         for (k, v) in &c.tags {

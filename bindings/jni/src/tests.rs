@@ -9,7 +9,11 @@ use crate::{assign, generate_preset, plan, state};
 
 fn small_state() -> ClusterState {
     let t = |p| TaskId::new(0, p);
-    let mut tasks = vec![Task::stateful(t(2), 100), Task::stateless(t(0)), Task::stateful(t(1), 50)];
+    let mut tasks = vec![
+        Task::stateful(t(2), 100),
+        Task::stateless(t(0)),
+        Task::stateful(t(1), 50),
+    ];
     tasks[0].racks.insert("r1".into());
     let config = AssignmentConfig {
         num_standby_replicas: 1,
@@ -42,14 +46,25 @@ fn a_state_survives_the_round_trip() {
 
 #[test]
 fn every_preset_survives_the_round_trip() {
-    for preset in generate::presets().iter().filter(|p| p.name != "100000t_1000c") {
+    for preset in generate::presets()
+        .iter()
+        .filter(|p| p.name != "100000t_1000c")
+    {
         let bytes = generate_preset(preset.name, 7).unwrap();
         let decoded = state::decode(&bytes).unwrap().state;
         let original = generate::generate(&preset.spec, 7).unwrap();
         assert_eq!(decoded.tasks(), original.tasks(), "{}", preset.name);
-        assert_eq!(decoded.clients().len(), original.clients().len(), "{}", preset.name);
+        assert_eq!(
+            decoded.clients().len(),
+            original.clients().len(),
+            "{}",
+            preset.name
+        );
         for (d, o) in decoded.clients().iter().zip(original.clients()) {
-            assert_eq!((&d.previous_active, &d.previous_standby, &d.lags), (&o.previous_active, &o.previous_standby, &o.lags));
+            assert_eq!(
+                (&d.previous_active, &d.previous_standby, &d.lags),
+                (&o.previous_active, &o.previous_standby, &o.lags)
+            );
         }
     }
 }
@@ -71,8 +86,14 @@ fn read_plan(bytes: &[u8]) -> (Option<i64>, Vec<[Vec<u32>; 3]>) {
     assert_eq!(r.u32(&f).unwrap(), state::VERSION);
     let wants = r.u8(&f).unwrap() == 1;
     let ms = r.i64(&f).unwrap();
-    let list = |r: &mut Reader<'_>| (0..r.u32(&f).unwrap()).map(|_| r.u32(&f).unwrap()).collect::<Vec<_>>();
-    let clients = (0..r.u32(&f).unwrap()).map(|_| [list(&mut r), list(&mut r), list(&mut r)]).collect();
+    let list = |r: &mut Reader<'_>| {
+        (0..r.u32(&f).unwrap())
+            .map(|_| r.u32(&f).unwrap())
+            .collect::<Vec<_>>()
+    };
+    let clients = (0..r.u32(&f).unwrap())
+        .map(|_| [list(&mut r), list(&mut r), list(&mut r)])
+        .collect();
     list(&mut r);
     for _ in 0..r.u32(&f).unwrap() {
         r.str(&f).unwrap();
@@ -87,13 +108,29 @@ fn the_plan_comes_back_in_the_senders_task_indices() {
     let bytes = state::encode(&state);
     // The encoder writes tasks in id order: 0_0 is index 0, 0_1 is 1, 0_2 is 2.
     let (_, clients) = read_plan(&assign("kip441", &bytes).unwrap());
-    let direct = smoothscale::assignor::by_name("kip441").unwrap().assign(&state).unwrap();
+    let direct = smoothscale::assignor::by_name("kip441")
+        .unwrap()
+        .assign(&state)
+        .unwrap();
     for (c, got) in state.clients().iter().zip(&clients) {
         let want = &direct.clients[&c.id];
-        let ids = |v: &Vec<u32>| v.iter().map(|&i| state.task_ids()[i as usize]).collect::<Vec<_>>();
-        assert_eq!(ids(&got[0]), want.active.iter().copied().collect::<Vec<_>>());
-        assert_eq!(ids(&got[1]), want.standby.iter().copied().collect::<Vec<_>>());
-        assert_eq!(ids(&got[2]), want.warmup.iter().copied().collect::<Vec<_>>());
+        let ids = |v: &Vec<u32>| {
+            v.iter()
+                .map(|&i| state.task_ids()[i as usize])
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            ids(&got[0]),
+            want.active.iter().copied().collect::<Vec<_>>()
+        );
+        assert_eq!(
+            ids(&got[1]),
+            want.standby.iter().copied().collect::<Vec<_>>()
+        );
+        assert_eq!(
+            ids(&got[2]),
+            want.warmup.iter().copied().collect::<Vec<_>>()
+        );
     }
 }
 
@@ -142,7 +179,10 @@ fn a_learner_plan_waiting_for_catch_up_asks_for_a_probe() {
     let mut asked = 0;
     for seed in 0..20 {
         let state = generate::generate(&spec, seed).unwrap();
-        let plan = smoothscale::assignor::by_name("kip441-learner").unwrap().assign(&state).unwrap();
+        let plan = smoothscale::assignor::by_name("kip441-learner")
+            .unwrap()
+            .assign(&state)
+            .unwrap();
         let (followup, _) = read_plan(&assign("kip441-learner", &state::encode(&state)).unwrap());
         let expected = plan::followup_ms(&state, &plan).map(|ms| i64::try_from(ms).unwrap());
         assert_eq!(followup, expected);
@@ -161,22 +201,38 @@ fn err(bytes: &[u8]) -> String {
 #[test]
 fn malformed_messages_name_the_field_and_offset() {
     let good = state::encode(&small_state());
-    assert_eq!(err(&[]), "magic (byte 0) must have 4 bytes, got 0 (the message ends at byte 0)");
+    assert_eq!(
+        err(&[]),
+        "magic (byte 0) must have 4 bytes, got 0 (the message ends at byte 0)"
+    );
     let mut bad = good.clone();
     bad[0] = b'X';
-    assert!(err(&bad).starts_with("magic (byte 0) must be 0x31534d53"), "{}", err(&bad));
+    assert!(
+        err(&bad).starts_with("magic (byte 0) must be 0x31534d53"),
+        "{}",
+        err(&bad)
+    );
     let mut bad = good.clone();
     bad[4] = 9;
     assert_eq!(err(&bad), "version (byte 4) must be 1, got 9");
     let cut = err(&good[..good.len() - 1]);
-    assert_eq!(cut, format!("clients[1].lags (byte {}) count must fit in the 11 bytes left, got 1", good.len() - 16));
+    assert_eq!(
+        cut,
+        format!(
+            "clients[1].lags (byte {}) count must fit in the 11 bytes left, got 1",
+            good.len() - 16
+        )
+    );
     let mut long = good.clone();
     long.push(0);
     assert!(err(&long).ends_with("must follow the last field, got 1 more bytes"));
     // acceptable_recovery_lag is at bytes 12..20.
     let mut bad = good.clone();
     bad[12..20].copy_from_slice(&(-5i64).to_le_bytes());
-    assert_eq!(err(&bad), "config.acceptable_recovery_lag (byte 12) must be at least 0, got -5");
+    assert_eq!(
+        err(&bad),
+        "config.acceptable_recovery_lag (byte 12) must be at least 0, got -5"
+    );
     // A huge count fails before allocating.
     let mut bad = good.clone();
     bad[41..45].copy_from_slice(&u32::MAX.to_le_bytes());
@@ -198,9 +254,14 @@ fn a_well_formed_but_invalid_state_gets_the_models_message() {
 #[test]
 fn unknown_strategies_and_presets_list_the_known_ones() {
     let text = assign("kip999", &[]).unwrap_err();
-    assert!(text.starts_with("strategy must be one of kip441, "), "{text}");
+    assert!(
+        text.starts_with("strategy must be one of kip441, "),
+        "{text}"
+    );
     assert!(text.ends_with("got \"kip999\""), "{text}");
-    assert!(generate_preset("nope", 1).unwrap_err().starts_with("preset must be one of 6000t_2c"));
+    assert!(generate_preset("nope", 1)
+        .unwrap_err()
+        .starts_with("preset must be one of 6000t_2c"));
 }
 
 #[test]
