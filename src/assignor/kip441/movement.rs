@@ -3,14 +3,17 @@
 //! caught-up clients and park warm-ups on the intended destinations.
 //!
 //! Movements are served from a queue ordered by (number of caught-up clients,
-//! task id, destination): tasks with the fewest caught-up clients first, so
-//! scarce warm-ups go to the most at-risk tasks. Kafka has no destination
-//! tie-break (heap order); this port uses the destination's id.
+//! task id): tasks with the fewest caught-up clients first, so scarce
+//! warm-ups go to the most at-risk tasks. Two standby movements of one task
+//! compare equal; Kafka's `PriorityQueue` then serves them in heap-position
+//! order, and so does this port ([`super::java_queue`]), offering the
+//! movements in Kafka's order: clients ascending, each client's tasks
+//! ascending.
 
 use smallvec::SmallVec;
 
+use super::java_queue;
 use super::lags::LagIndex;
-use super::rows::Rows;
 use super::work::{Role, Work};
 use crate::model::{ClientIx, TaskIx};
 
@@ -71,44 +74,32 @@ fn swap(work: &mut Work, t: TaskIx, src: ClientIx, dest: ClientIx) {
     work.switch_role(src, t, Role::Standby);
 }
 
-/// The movements of `role` replicas as (task, destination), in service order
-/// (caught-up clients, task, destination), for every replica on a client
-/// that needs to give it up.
+/// The movements of `role` replicas as (task, destination), in Kafka's
+/// service order, for every replica on a client that needs to give it up.
 /// Warm-ups are not in the standby sets, so they stay put.
-fn movements(
-    work: &Work,
-    lags: &LagIndex,
-    role: Role,
-) -> impl ExactSizeIterator<Item = (TaskIx, ClientIx)> {
-    // Tasks in order, each task's holders in order: (task, client) order
-    // without a sort; a stable bucketing by caught-up count then gives the
-    // full (count, task, client) order in O(T + replicas + C).
-    let mut counts: Vec<u32> = Vec::new();
-    let mut found: Vec<(u32, u32)> = Vec::new();
-    let mut push = |t: TaskIx, c: ClientIx| {
-        counts.push(lags.caught_up_count(t));
-        found.push((t.raw(), c.raw()));
-    };
+fn movements(work: &Work, lags: &LagIndex, role: Role) -> Vec<(TaskIx, ClientIx)> {
+    let mut found: Vec<(u32, TaskIx, ClientIx)> = Vec::new();
     for t in work.all_tasks() {
+        let count = lags.caught_up_count(t);
         match role {
             Role::Active => {
                 if let Some(c) = work.owner(t).filter(|&c| lags.needs_move(c, t)) {
-                    push(t, c);
+                    found.push((count, t, c));
                 }
             }
             Role::Standby => {
                 for c in work.standby_holders(t).filter(|&c| lags.needs_move(c, t)) {
-                    push(t, c);
+                    found.push((count, t, c));
                 }
             }
         }
     }
-    let buckets = counts.iter().max().map_or(0, |&m| m as usize + 1);
-    let queue = Rows::keyed(buckets, &counts, &found).into_items();
-    // Read back from the positions packed above.
-    queue
+    // Kafka offers them client by client, each client's tasks ascending.
+    found.sort_unstable_by_key(|&(_, t, c)| (c, t));
+    java_queue::poll_order(&found, |a, b| (a.0, a.1).cmp(&(b.0, b.1)))
         .into_iter()
-        .map(|(t, c)| (TaskIx::from_raw(t), ClientIx::from_raw(c)))
+        .map(|(_, t, c)| (t, c))
+        .collect()
 }
 
 /// Moves every active that sits on a client that is not caught up while a

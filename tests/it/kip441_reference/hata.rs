@@ -6,8 +6,7 @@
 //!
 //! It follows the documented behaviour of the `kip441` strategy (its module
 //! docs), which keeps Kafka's rules and orders and fixes Kafka's unspecified
-//! orders as follows: movements on the same task are served by destination
-//! id; tag-aware standbys left short are filled in task-id order; client ids
+//! orders as follows: tag-aware standbys left short are filled in task-id order; client ids
 //! (string order) stand in for Kafka's process UUIDs in every tie.
 
 use std::cmp::Ordering;
@@ -679,14 +678,55 @@ struct TaskMovement {
     number_of_caught_up_clients: usize,
 }
 
-/// Kafka's movement priority: fewest caught-up clients, then task id; then
-/// (the kip441 docs' tie-break) destination id.
+/// Kafka's movement comparator: fewest caught-up clients, then task id.
+/// Two movements of one task compare equal.
 fn by_priority(a: &TaskMovement, b: &TaskMovement) -> Ordering {
-    (a.number_of_caught_up_clients, a.task, &a.destination).cmp(&(
-        b.number_of_caught_up_clients,
-        b.task,
-        &b.destination,
-    ))
+    (a.number_of_caught_up_clients, a.task).cmp(&(b.number_of_caught_up_clients, b.task))
+}
+
+/// Java's `PriorityQueue<TaskMovement>`, literally: an array heap with
+/// OpenJDK's `offer` (sift up) and `poll` (sift down). Equal movements leave
+/// in heap-position order, which is what Kafka serves.
+struct MovementQueue(Vec<TaskMovement>);
+
+impl MovementQueue {
+    fn offer(&mut self, x: TaskMovement) {
+        let mut k = self.0.len();
+        self.0.push(x.clone());
+        while k > 0 {
+            let parent = (k - 1) >> 1;
+            if by_priority(&x, &self.0[parent]) != Ordering::Less {
+                break;
+            }
+            self.0[k] = self.0[parent].clone();
+            k = parent;
+        }
+        self.0[k] = x;
+    }
+
+    fn poll(&mut self) -> Option<TaskMovement> {
+        let x = self.0.pop()?;
+        if self.0.is_empty() {
+            return Some(x);
+        }
+        let result = self.0[0].clone();
+        let n = self.0.len();
+        let mut k = 0;
+        while k < n >> 1 {
+            let mut child = (k << 1) + 1;
+            if child + 1 < n && by_priority(&self.0[child], &self.0[child + 1]) == Ordering::Greater
+            {
+                child += 1;
+            }
+            if by_priority(&x, &self.0[child]) != Ordering::Greater {
+                break;
+            }
+            self.0[k] = self.0[child].clone();
+            k = child;
+        }
+        self.0[k] = x;
+        Some(result)
+    }
 }
 
 /// Swaps roles: `source`'s standby of `task` becomes the active, the
@@ -743,11 +783,11 @@ fn assign_active_task_movements(
 ) -> usize {
     let mut caught_up_clients_by_load =
         ConstrainedPrioritySet::new(caught_up_constraint(lags), ClientState::assigned_task_load);
-    let mut movements: Vec<TaskMovement> = Vec::new();
+    let mut movements = MovementQueue(Vec::new());
     for (id, client) in clients.iter() {
         for &task in &client.active {
             if lags.needs_move(clients, task, id) {
-                movements.push(TaskMovement {
+                movements.offer(TaskMovement {
                     task,
                     destination: id.clone(),
                     number_of_caught_up_clients: lags.caught_up[&task].len(),
@@ -756,10 +796,9 @@ fn assign_active_task_movements(
         }
         caught_up_clients_by_load.offer(id);
     }
-    movements.sort_by(by_priority);
-    let scheduled = movements.len();
+    let scheduled = movements.0.len();
 
-    for movement in movements {
+    while let Some(movement) = movements.poll() {
         let task = movement.task;
         let dest = &movement.destination;
         // (a) a caught-up client holding a standby: swap roles.
@@ -818,7 +857,7 @@ fn assign_standby_task_movements(
 ) -> usize {
     let mut caught_up_clients_by_load =
         ConstrainedPrioritySet::new(caught_up_constraint(lags), ClientState::assigned_task_load);
-    let mut movements: Vec<TaskMovement> = Vec::new();
+    let mut movements = MovementQueue(Vec::new());
     for (id, client) in clients.iter() {
         for &task in &client.standby {
             // Warm-ups planted by the active phase stay where they are.
@@ -826,7 +865,7 @@ fn assign_standby_task_movements(
                 continue;
             }
             if lags.needs_move(clients, task, id) {
-                movements.push(TaskMovement {
+                movements.offer(TaskMovement {
                     task,
                     destination: id.clone(),
                     number_of_caught_up_clients: lags.caught_up[&task].len(),
@@ -835,10 +874,9 @@ fn assign_standby_task_movements(
         }
         caught_up_clients_by_load.offer(id);
     }
-    movements.sort_by(by_priority);
 
     let mut moved = 0;
-    for movement in movements {
+    while let Some(movement) = movements.poll() {
         let task = movement.task;
         let dest = &movement.destination;
         let eligible = |c: &ClientId| !clients[c].has_assigned_task(task);
