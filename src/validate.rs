@@ -2,7 +2,6 @@
 //! test, the property tests, the command line and the simulator after every
 //! rebalance. It checks the claims it is given: it never looks a strategy up.
 
-use std::collections::BTreeMap;
 use std::fmt;
 
 use crate::assignor::Claims;
@@ -159,14 +158,32 @@ impl fmt::Display for Violation {
 pub fn validate(state: &ClusterState, plan: &Plan, claims: Claims) -> Result<(), Vec<Violation>> {
     let mut found = Vec::new();
     check_clients(state, plan, &mut found);
-    let mut actives: BTreeMap<TaskId, Vec<ClientId>> = BTreeMap::new();
-    let mut standbys: BTreeMap<TaskId, usize> = BTreeMap::new();
-    let mut warmups: BTreeMap<TaskId, usize> = BTreeMap::new();
+    // Counts by task position: O(1) per placed replica, no per-task map.
+    let n = state.tasks().len();
+    let mut counts = Counts {
+        actives: vec![0; n],
+        standbys: vec![0; n],
+        warmups: vec![0; n],
+    };
+    // Which roles a client gives each task (bit r for role r), cleared after
+    // each client; only the tasks the client holds are touched.
+    let mut roles_of = vec![0u8; n];
     for (id, cp) in &plan.clients {
         let roles = [&cp.active, &cp.standby, &cp.warmup];
         for (r, set) in roles.iter().enumerate() {
             for &t in *set {
-                if roles[r + 1..].iter().any(|other| other.contains(&t)) {
+                if let Some(p) = state.task_position(t) {
+                    roles_of[p] |= 1 << r;
+                }
+            }
+        }
+        for (r, set) in roles.iter().enumerate() {
+            for &t in *set {
+                let later = match state.task_position(t) {
+                    Some(p) => roles_of[p] >> (r + 1) != 0,
+                    None => roles[r + 1..].iter().any(|other| other.contains(&t)),
+                };
+                if later {
                     found.push(Violation::TwoRoles(id.clone(), t));
                 }
                 match state.task(t) {
@@ -178,27 +195,32 @@ pub fn validate(state: &ClusterState, plan: &Plan, claims: Claims) -> Result<(),
                 }
             }
         }
-        for &t in &cp.active {
-            actives.entry(t).or_default().push(id.clone());
-        }
-        for &t in &cp.standby {
-            *standbys.entry(t).or_default() += 1;
-        }
-        for &t in &cp.warmup {
-            *warmups.entry(t).or_default() += 1;
+        for (set, count) in [
+            (&cp.active, &mut counts.actives),
+            (&cp.standby, &mut counts.standbys),
+            (&cp.warmup, &mut counts.warmups),
+        ] {
+            for p in set.iter().filter_map(|&t| state.task_position(t)) {
+                roles_of[p] = 0;
+                count[p] += 1;
+            }
         }
     }
-    check_actives(state, &actives, &mut found);
+    check_actives(state, plan, &counts.actives, &mut found);
     if claims.standby_count {
         let stand_ins = if claims.warmups_stand_in {
-            Some(&warmups)
+            Some(counts.warmups.as_slice())
         } else {
             None
         };
-        check_standby_count(state, &standbys, stand_ins, &mut found);
+        check_standby_count(state, &counts.standbys, stand_ins, &mut found);
     }
     for &t in &plan.followup_when_caught_up {
-        if !warmups.contains_key(&t) {
+        let warmed = match state.task_position(t) {
+            Some(p) => counts.warmups[p] > 0,
+            None => plan.clients.values().any(|cp| cp.warmup.contains(&t)),
+        };
+        if !warmed {
             found.push(Violation::FollowupWithoutWarmup(t));
         }
     }
@@ -217,6 +239,13 @@ pub fn validate(state: &ClusterState, plan: &Plan, claims: Claims) -> Result<(),
     } else {
         Err(found)
     }
+}
+
+/// Replicas per task position, by role.
+struct Counts {
+    actives: Vec<usize>,
+    standbys: Vec<usize>,
+    warmups: Vec<usize>,
 }
 
 fn check_clients(state: &ClusterState, plan: &Plan, found: &mut Vec<Violation>) {
@@ -259,18 +288,18 @@ fn check_resources(state: &ClusterState, plan: &Plan, found: &mut Vec<Violation>
     }
 }
 
-fn check_actives(
-    state: &ClusterState,
-    actives: &BTreeMap<TaskId, Vec<ClientId>>,
-    found: &mut Vec<Violation>,
-) {
-    for task in state.tasks() {
-        match actives.get(&task.id) {
-            None if !state.clients().is_empty() => found.push(Violation::NoActive(task.id)),
-            Some(owners) if owners.len() > 1 => {
-                found.push(Violation::ManyActives(task.id, owners.clone()))
-            }
-            _ => {}
+fn check_actives(state: &ClusterState, plan: &Plan, actives: &[usize], found: &mut Vec<Violation>) {
+    for (task, &count) in state.tasks().iter().zip(actives) {
+        if count == 0 && !state.clients().is_empty() {
+            found.push(Violation::NoActive(task.id));
+        } else if count > 1 {
+            let owners = plan
+                .clients
+                .iter()
+                .filter(|(_, cp)| cp.active.contains(&task.id))
+                .map(|(id, _)| id.clone())
+                .collect();
+            found.push(Violation::ManyActives(task.id, owners));
         }
     }
 }
@@ -279,16 +308,16 @@ fn check_actives(
 /// in, at most `expected` standbys and at least `expected` with warm-ups.
 fn check_standby_count(
     state: &ClusterState,
-    standbys: &BTreeMap<TaskId, usize>,
-    stand_ins: Option<&BTreeMap<TaskId, usize>>,
+    standbys: &[usize],
+    stand_ins: Option<&[usize]>,
     found: &mut Vec<Violation>,
 ) {
     let replicas = state.config().num_standby_replicas as usize;
     let expected = replicas.min(state.clients().len().saturating_sub(1));
-    for task in state.tasks().iter().filter(|t| t.stateful) {
-        let actual = standbys.get(&task.id).copied().unwrap_or(0);
+    for (p, task) in state.tasks().iter().enumerate().filter(|(_, t)| t.stateful) {
+        let actual = standbys[p];
         if let Some(warmups) = stand_ins {
-            let warmups = warmups.get(&task.id).copied().unwrap_or(0);
+            let warmups = warmups[p];
             if actual > expected || actual + warmups < expected {
                 found.push(Violation::StandInCount {
                     task: task.id,

@@ -14,6 +14,7 @@ use smallvec::SmallVec;
 
 use super::java_queue;
 use super::lags::LagIndex;
+use super::rows::Rows;
 use super::work::{Role, Work};
 use crate::model::{ClientIx, TaskIx};
 
@@ -94,12 +95,22 @@ fn movements(work: &Work, lags: &LagIndex, role: Role) -> Vec<(TaskIx, ClientIx)
             }
         }
     }
-    // Kafka offers them client by client, each client's tasks ascending.
-    found.sort_unstable_by_key(|&(_, t, c)| (c, t));
-    java_queue::poll_order(&found, |a, b| (a.0, a.1).cmp(&(b.0, b.1)))
-        .into_iter()
-        .map(|(_, t, c)| (t, c))
-        .collect()
+    let ties = found.windows(2).any(|w| w[0].1 == w[1].1);
+    let queue = if ties {
+        // Two movements of one task compare equal: replay Java's heap on
+        // Kafka's offers, client by client, each client's tasks ascending (a
+        // stable bucketing by client of this (task, client)-ordered list).
+        let clients: Vec<u32> = found.iter().map(|&(_, _, c)| c.raw()).collect();
+        let offered = Rows::keyed(work.client_count(), &clients, &found).into_items();
+        java_queue::poll_order(&offered, |a, b| (a.0, a.1).cmp(&(b.0, b.1)))
+    } else {
+        // Distinct keys: any priority queue polls them sorted, and a stable
+        // bucketing by count of this task-ordered list sorts them in O(M + T).
+        let counts: Vec<u32> = found.iter().map(|&(count, _, _)| count).collect();
+        let buckets = counts.iter().max().map_or(0, |&m| m as usize + 1);
+        Rows::keyed(buckets, &counts, &found).into_items()
+    };
+    queue.into_iter().map(|(_, t, c)| (t, c)).collect()
 }
 
 /// Moves every active that sits on a client that is not caught up while a

@@ -83,6 +83,11 @@ impl<T: Copy> Rows<T> {
     pub(super) fn row(&self, b: usize) -> &[T] {
         &self.items[self.start[b]..self.start[b + 1]]
     }
+
+    /// Every item, bucket after bucket.
+    pub(super) fn into_items(self) -> Vec<T> {
+        self.items
+    }
 }
 
 #[cfg(test)]
