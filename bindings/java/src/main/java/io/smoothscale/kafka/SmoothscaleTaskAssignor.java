@@ -1,0 +1,157 @@
+package io.smoothscale.kafka;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.kafka.clients.consumer.ConsumerPartitionAssignor.GroupAssignment;
+import org.apache.kafka.clients.consumer.ConsumerPartitionAssignor.GroupSubscription;
+import org.apache.kafka.streams.errors.TaskAssignmentException;
+import org.apache.kafka.streams.processor.TaskId;
+import org.apache.kafka.streams.processor.assignment.ApplicationState;
+import org.apache.kafka.streams.processor.assignment.KafkaStreamsAssignment;
+import org.apache.kafka.streams.processor.assignment.KafkaStreamsAssignment.AssignedTask;
+import org.apache.kafka.streams.processor.assignment.TaskAssignor;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A Kafka Streams {@link TaskAssignor} (KIP-924) that runs a smoothscale strategy in the Rust core.
+ *
+ * <p>Enable it with {@code task.assignor.class=io.smoothscale.kafka.SmoothscaleTaskAssignor} and choose the
+ * strategy with {@code smoothscale.strategy} (default {@code kip441}, the port of Kafka Streams' own
+ * {@code HighAvailabilityTaskAssignor}). Kafka's assignment settings ({@code num.standby.replicas},
+ * {@code acceptable.recovery.lag}, {@code max.warmup.replicas}, {@code probing.rebalance.interval.ms},
+ * {@code rack.aware.assignment.*}) are read from the {@link ApplicationState} as Kafka passes them.
+ *
+ * <p>Warm-up replicas are returned as standby tasks, as Kafka's own assignor does. When the plan asks for a
+ * follow-up (probing) rebalance, the first process in {@code ProcessId} order gets the deadline. Any failure —
+ * a state the core rejects, a plan that fails smoothscale's invariant check, a panic in the core — is thrown as
+ * Kafka's {@link TaskAssignmentException} with a one-line message; the JVM is never aborted.
+ */
+public final class SmoothscaleTaskAssignor implements TaskAssignor {
+    private static final Logger LOG = LoggerFactory.getLogger(SmoothscaleTaskAssignor.class);
+    private static final Pattern CLIENT_PATH = Pattern.compile("clients\\[(\\d+)]");
+    private static final Pattern TASK_PATH = Pattern.compile("tasks\\[(\\d+)]");
+
+    private final Clock clock;
+    private SmoothscaleConfig config = null;
+    private PlanSummary lastSummary = null;
+
+    /** An assignor reading the wall clock for follow-up deadlines; Kafka Streams creates it reflectively. */
+    public SmoothscaleTaskAssignor() {
+        this(Clock.systemUTC());
+    }
+
+    /** An assignor whose follow-up deadlines are measured from {@code clock} (tests). */
+    SmoothscaleTaskAssignor(final Clock clock) {
+        this.clock = clock;
+    }
+
+    /**
+     * Reads {@code smoothscale.*} options from the Streams configuration and loads the native library.
+     *
+     * @throws org.apache.kafka.common.config.ConfigException naming the key and value of a bad option
+     */
+    @Override
+    public void configure(final Map<String, ?> configs) {
+        config = SmoothscaleConfig.from(configs);
+    }
+
+    /** The strategy this assignor runs. */
+    String strategy() {
+        return settings().strategy();
+    }
+
+    private SmoothscaleConfig settings() {
+        if (config == null) {
+            config = SmoothscaleConfig.from(Map.of());
+        }
+        return config;
+    }
+
+    @Override
+    public TaskAssignment assign(final ApplicationState applicationState) {
+        final String strategy = settings().strategy();
+        final EncodedState state;
+        final DecodedPlan plan;
+        try {
+            state = StateEncoder.encode(applicationState);
+            plan = DecodedPlan.read(NativeBridge.assign(strategy, state.bytes()), state);
+        } catch (final SmoothscaleException e) {
+            throw new TaskAssignmentException("smoothscale " + strategy + " could not assign: "
+                + readable(e.getMessage(), applicationState), e);
+        } catch (final RuntimeException e) {
+            throw new TaskAssignmentException("smoothscale " + strategy + " could not read the application state: " + e, e);
+        }
+        final Optional<Instant> deadline = plan.followupMs().isPresent()
+            ? Optional.of(clock.instant().plusMillis(plan.followupMs().getAsLong()))
+            : Optional.empty();
+        final List<KafkaStreamsAssignment> out = new ArrayList<>(state.clients().size());
+        for (int c = 0; c < state.clients().size(); c++) {
+            final DecodedPlan.ClientPlan cp = plan.clients().get(c);
+            final Map<TaskId, AssignedTask> tasks = new HashMap<>();
+            cp.active().forEach(t -> tasks.put(t, new AssignedTask(t, AssignedTask.Type.ACTIVE)));
+            cp.standby().forEach(t -> tasks.put(t, new AssignedTask(t, AssignedTask.Type.STANDBY)));
+            cp.warmup().forEach(t -> tasks.put(t, new AssignedTask(t, AssignedTask.Type.STANDBY)));
+            KafkaStreamsAssignment a = KafkaStreamsAssignment.of(state.clients().get(c), new java.util.HashSet<>(tasks.values()));
+            if (c == 0 && deadline.isPresent()) {
+                a = a.withFollowupRebalance(deadline.get());
+            }
+            out.add(a);
+        }
+        lastSummary = PlanSummary.of(strategy, applicationState, state, plan, deadline);
+        return new TaskAssignment(out);
+    }
+
+    /** Logs the summary of the plan this assignor computed, and Kafka's verdict on it. */
+    @Override
+    public void onAssignmentComputed(final GroupAssignment assignment, final GroupSubscription subscription,
+                                     final AssignmentError error) {
+        final String summary = lastSummary == null ? "smoothscale: no plan computed" : lastSummary.toString();
+        if (error == AssignmentError.NONE) {
+            LOG.info("{}", summary);
+        } else {
+            LOG.error("{}; Kafka Streams rejected the assignment: {}", summary, error);
+        }
+    }
+
+    /** The plan summary of the last {@link #assign} call, if any (tests). */
+    Optional<PlanSummary> lastSummary() {
+        return Optional.ofNullable(lastSummary);
+    }
+
+    /** Adds the process and task a positional path ({@code clients[3]}, {@code tasks[7]}) stands for. */
+    private static String readable(final String message, final ApplicationState app) {
+        if (message == null) {
+            return "no message";
+        }
+        String out = message;
+        try {
+            final List<?> clients = app.kafkaStreamsStates(false).keySet().stream().sorted().toList();
+            final List<?> tasks = app.allTasks().keySet().stream().sorted().toList();
+            out = annotate(out, CLIENT_PATH, clients, "process ");
+            out = annotate(out, TASK_PATH, tasks, "task ");
+        } catch (final RuntimeException ignored) {
+            // The message stands on its own; the annotation is a convenience.
+        }
+        return out;
+    }
+
+    private static String annotate(final String message, final Pattern path, final List<?> items, final String what) {
+        final Matcher m = path.matcher(message);
+        final StringBuilder sb = new StringBuilder();
+        while (m.find()) {
+            final int i = Integer.parseInt(m.group(1));
+            final String note = i < items.size() ? " (" + what + items.get(i) + ")" : "";
+            m.appendReplacement(sb, Matcher.quoteReplacement(m.group() + note));
+        }
+        m.appendTail(sb);
+        return sb.toString();
+    }
+}

@@ -1,0 +1,228 @@
+package io.smoothscale.kafka;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import org.apache.kafka.streams.processor.TaskId;
+import org.apache.kafka.streams.processor.assignment.ApplicationState;
+import org.apache.kafka.streams.processor.assignment.AssignmentConfigs;
+import org.apache.kafka.streams.processor.assignment.KafkaStreamsState;
+import org.apache.kafka.streams.processor.assignment.ProcessId;
+import org.apache.kafka.streams.processor.assignment.TaskInfo;
+import org.apache.kafka.streams.processor.assignment.TaskTopicPartition;
+
+/**
+ * Writes a KIP-924 {@link ApplicationState} as a state message (docs/crossing-format.md; docs/kafka-streams.md
+ * maps every field). Lags are sent sparsely: a client's lag is sent for the tasks it reported offsets for
+ * ({@link KafkaStreamsState#prevTasksByLag} over its consumers); every other stateful task's lag there is the
+ * task's end offset sum, which is read once per task from a client that did not report it. The work is
+ * proportional to the reported offsets plus tasks plus clients, never tasks × clients.
+ */
+final class StateEncoder {
+    /** {@code AssignmentConfigs.rackAwareAssignmentStrategy()} values, in the format's code order. */
+    private static final List<String> RACK_STRATEGIES = List.of("none", "min_traffic", "balance_subtopology");
+    private static final int MAGIC = 0x31534D53; // "SMS1"
+    private static final int VERSION = 1;
+    private static final int ABSENT = -1;
+
+    private final Map<String, Integer> stringIndex = new HashMap<>();
+    private final LittleEndianWriter strings = new LittleEndianWriter(1024);
+
+    private StateEncoder() {
+    }
+
+    /**
+     * Encodes {@code app}.
+     *
+     * @throws SmoothscaleException for what the format cannot express (a named topology, a negative setting)
+     */
+    static EncodedState encode(final ApplicationState app) {
+        return new StateEncoder().write(app);
+    }
+
+    private int string(final String s) {
+        return stringIndex.computeIfAbsent(s, k -> {
+            strings.str(k);
+            return stringIndex.size();
+        });
+    }
+
+    private EncodedState write(final ApplicationState app) {
+        final AssignmentConfigs configs = app.assignmentConfigs();
+        final Map<ProcessId, KafkaStreamsState> states = app.kafkaStreamsStates(true);
+        final List<ProcessId> clients = new ArrayList<>(states.keySet());
+        Collections.sort(clients);
+        final Map<TaskId, TaskInfo> infos = app.allTasks();
+        final List<TaskId> tasks = new ArrayList<>(infos.keySet());
+        Collections.sort(tasks);
+        final Map<TaskId, Integer> taskIndex = new HashMap<>(tasks.size() * 2);
+        for (final TaskId id : tasks) {
+            if (id.topologyName() != null) {
+                throw new SmoothscaleException("task " + id + " belongs to named topology " + id.topologyName()
+                    + ": named topologies are not supported");
+            }
+            taskIndex.put(id, taskIndex.size());
+        }
+        final int rackStrategy = RACK_STRATEGIES.indexOf(configs.rackAwareAssignmentStrategy());
+        if (rackStrategy < 0) {
+            throw new SmoothscaleException("rack.aware.assignment.strategy must be one of " + RACK_STRATEGIES
+                + ", got " + configs.rackAwareAssignmentStrategy());
+        }
+
+        final LittleEndianWriter body = new LittleEndianWriter(64 * tasks.size() + 128 * clients.size());
+        final List<Set<TaskId>> reported = new ArrayList<>(clients.size());
+        for (final ProcessId pid : clients) {
+            reported.add(reportedTasks(states.get(pid)));
+        }
+        body.i32(tasks.size());
+        for (final TaskId id : tasks) {
+            final TaskInfo info = infos.get(id);
+            body.i32(id.subtopology());
+            body.i32(id.partition());
+            body.u8(info.isStateful() ? 1 : 0);
+            body.i64(info.isStateful() ? endOffsetSum(id, clients, states, reported) : 0L);
+            // Racks are asked for only when KIP-925 is on: Kafka fetches them lazily, with an admin call.
+            writeRacks(body, rackStrategy == 0 ? Set.of() : info.topicPartitions(), true);
+            writeRacks(body, rackStrategy == 0 ? Set.of() : info.topicPartitions(), false);
+        }
+        body.i32(clients.size());
+        for (int c = 0; c < clients.size(); c++) {
+            final KafkaStreamsState s = states.get(clients.get(c));
+            body.i32(s.numProcessingThreads());
+            body.i32(s.rackId().map(this::string).orElse(ABSENT));
+            body.i32(s.hostInfo().map(h -> string(h.host() + ":" + h.port())).orElse(ABSENT));
+            final Map<String, String> tags = new TreeMap<>(s.clientTags());
+            body.i32(tags.size());
+            for (final Map.Entry<String, String> tag : tags.entrySet()) {
+                body.i32(string(tag.getKey()));
+                body.i32(string(tag.getValue()));
+            }
+            writeTaskList(body, s.previousActiveTasks(), taskIndex, infos, false);
+            writeTaskList(body, s.previousStandbyTasks(), taskIndex, infos, true);
+            final List<TaskId> lagged = new ArrayList<>(reported.get(c));
+            lagged.retainAll(taskIndex.keySet());
+            Collections.sort(lagged);
+            body.i32(lagged.size());
+            for (final TaskId id : lagged) {
+                body.i32(taskIndex.get(id));
+                body.i64(s.lagFor(id));
+            }
+        }
+
+        final List<String> tagKeys = configs.rackAwareAssignmentTags();
+        final int[] tagKeyIndex = tagKeys.stream().mapToInt(this::string).toArray();
+        final LittleEndianWriter out = new LittleEndianWriter(body.size() + 256);
+        out.i32(MAGIC);
+        out.i32(VERSION);
+        out.i32(nonNegative("num.standby.replicas", configs.numStandbyReplicas()));
+        out.i64(nonNegative("acceptable.recovery.lag", configs.acceptableRecoveryLag()));
+        out.i32(nonNegative("max.warmup.replicas", configs.maxWarmupReplicas()));
+        out.i64(nonNegative("probing.rebalance.interval.ms", configs.probingRebalanceIntervalMs()));
+        out.u8(rackStrategy);
+        out.i32(configs.rackAwareTrafficCost().orElse(ABSENT));
+        out.i32(configs.rackAwareNonOverlapCost().orElse(ABSENT));
+        out.i32(tagKeyIndex.length);
+        for (final int k : tagKeyIndex) {
+            out.i32(k);
+        }
+        out.i32(stringIndex.size());
+        out.append(strings);
+        out.append(body);
+        return new EncodedState(out.toByteArray(), List.copyOf(clients), List.copyOf(tasks));
+    }
+
+    /** The stateful tasks a client reported offsets for: the union over its consumers. */
+    private static Set<TaskId> reportedTasks(final KafkaStreamsState s) {
+        final Set<TaskId> out = new HashSet<>();
+        for (final String consumer : s.consumerClientIds()) {
+            out.addAll(s.prevTasksByLag(consumer));
+        }
+        return out;
+    }
+
+    /**
+     * A task's end offset sum: its lag on the first client that did not report it (Kafka counts an unreported
+     * task as fully behind). When every client reported it, no lag in the state depends on it; the largest
+     * reported lag is sent.
+     */
+    private static long endOffsetSum(final TaskId id, final List<ProcessId> clients,
+                                     final Map<ProcessId, KafkaStreamsState> states, final List<Set<TaskId>> reported) {
+        long largest = 0;
+        for (int c = 0; c < clients.size(); c++) {
+            final long lag = states.get(clients.get(c)).lagFor(id);
+            if (!reported.get(c).contains(id)) {
+                return lag;
+            }
+            largest = Math.max(largest, lag);
+        }
+        return largest;
+    }
+
+    /**
+     * The racks where every source (or changelog) partition of the task has a replica: with KIP-925's cost,
+     * a client in one of them reads nothing across racks. Empty when a partition's racks are unknown.
+     */
+    private void writeRacks(final LittleEndianWriter body, final Set<TaskTopicPartition> partitions, final boolean source) {
+        Set<String> common = null;
+        for (final TaskTopicPartition p : partitions) {
+            if (source ? !p.isSource() : !p.isChangelog()) {
+                continue;
+            }
+            final Optional<Set<String>> racks = p.rackIds();
+            if (racks.isEmpty() || racks.get().isEmpty()) {
+                common = Set.of();
+                break;
+            }
+            if (common == null) {
+                common = new TreeSet<>(racks.get());
+            } else {
+                common.retainAll(racks.get());
+            }
+        }
+        final Set<String> racks = common == null ? Set.of() : new TreeSet<>(common);
+        body.i32(racks.size());
+        for (final String r : racks) {
+            body.i32(string(r));
+        }
+    }
+
+    /**
+     * A previous-task list. Tasks no longer in the topology (and, for standbys, tasks no longer stateful) are
+     * left out, as Kafka's own assignors never place them.
+     */
+    private static void writeTaskList(final LittleEndianWriter body, final Set<TaskId> ids, final Map<TaskId, Integer> index,
+                                      final Map<TaskId, TaskInfo> infos, final boolean statefulOnly) {
+        final int countAt = body.size();
+        body.i32(0);
+        int n = 0;
+        for (final TaskId id : new TreeSet<>(ids)) {
+            final Integer i = index.get(id);
+            if (i != null && (!statefulOnly || infos.get(id).isStateful())) {
+                body.i32(i);
+                n++;
+            }
+        }
+        body.patchI32(countAt, n);
+    }
+
+    private static int nonNegative(final String key, final int v) {
+        if (v < 0) {
+            throw new SmoothscaleException(key + " must be at least 0, got " + v);
+        }
+        return v;
+    }
+
+    private static long nonNegative(final String key, final long v) {
+        if (v < 0) {
+            throw new SmoothscaleException(key + " must be at least 0, got " + v);
+        }
+        return v;
+    }
+}

@@ -1,0 +1,399 @@
+//! The state message (Java → Rust, `docs/crossing-format.md`): decoding into
+//! a [`ClusterState`], and encoding one (for presets and round-trip tests).
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use smoothscale::model::{
+    AssignmentConfig, Client, ClientId, ClusterState, Lag, RackAwareStrategy, Task, TaskId,
+};
+
+use crate::bytes::{FormatError, Reader, Writer};
+
+/// "SMS1" as a little-endian `u32`: the first four bytes of a state message.
+pub const STATE_MAGIC: u32 = u32::from_le_bytes(*b"SMS1");
+/// The format version this library reads and writes.
+pub const VERSION: u32 = 1;
+/// Kafka's `Task.LATEST_OFFSET`: the client runs the task as a caught-up active.
+pub const LAG_RUNNING: i64 = -2;
+/// Kafka's `UNKNOWN_OFFSET_SUM`: the client's position is unknown.
+pub const LAG_UNKNOWN: i64 = -3;
+/// No string (a client without a rack or host), no cost set.
+pub const ABSENT: i32 = -1;
+
+/// A decoded state, with what is needed to answer in the sender's indices.
+pub struct Decoded {
+    /// The state, built (and so checked) by `ClusterState::new`.
+    pub state: ClusterState,
+    /// For each task position in `state`, its index in the message.
+    pub message_index_of_task: Vec<u32>,
+}
+
+/// The id of the client at `index` of `count`: `c` then the index,
+/// zero-padded to one width, so ids sort in the order they were sent.
+pub fn client_id(index: usize, count: usize) -> ClientId {
+    let width = count.saturating_sub(1).to_string().len();
+    ClientId::new(format!("c{index:0width$}"))
+}
+
+/// Decodes a state message.
+///
+/// # Errors
+/// A [`FormatError`] for a malformed message (naming the field and byte
+/// offset), or the model's `InputError` text for a well-formed message that
+/// is not a valid state.
+pub fn decode(bytes: &[u8]) -> Result<Decoded, String> {
+    let mut r = Reader::new(bytes);
+    let (config, tasks, clients) = read(&mut r).map_err(|e| e.to_string())?;
+    let mut order: Vec<(TaskId, u32)> = tasks.iter().zip(0u32..).map(|(t, i)| (t.id, i)).collect();
+    order.sort_unstable();
+    let state = ClusterState::new(config, tasks, clients).map_err(|e| e.to_string())?;
+    Ok(Decoded {
+        state,
+        message_index_of_task: order.into_iter().map(|(_, i)| i).collect(),
+    })
+}
+
+type Parts = (AssignmentConfig, Vec<Task>, Vec<Client>);
+
+fn read(r: &mut Reader<'_>) -> Result<Parts, FormatError> {
+    let at = r.offset();
+    let magic = r.u32(&|| "magic".into())?;
+    if magic != STATE_MAGIC {
+        return Err(r.error(
+            "magic",
+            at,
+            format!("must be {STATE_MAGIC:#010x} (\"SMS1\"), got {magic:#010x}"),
+        ));
+    }
+    let at = r.offset();
+    let version = r.u32(&|| "version".into())?;
+    if version != VERSION {
+        return Err(r.error("version", at, format!("must be {VERSION}, got {version}")));
+    }
+    let mut config = read_config(r)?;
+    let tag_count = r.count(&|| "config.rack_aware_assignment_tags".into(), 4)?;
+    let mut tag_refs = Vec::with_capacity(tag_count);
+    for _ in 0..tag_count {
+        let at = r.offset();
+        tag_refs.push((at, r.u32(&|| "config.rack_aware_assignment_tags[]".into())?));
+    }
+    let string_count = r.count(&|| "strings".into(), 4)?;
+    let mut strings = Vec::with_capacity(string_count);
+    for i in 0..string_count {
+        strings.push(r.str(&|| format!("strings[{i}]"))?);
+    }
+    let lookup = |r: &Reader<'_>, field: &dyn Fn() -> String, at: usize, s: u32| {
+        usize::try_from(s)
+            .ok()
+            .and_then(|s| strings.get(s))
+            .cloned()
+            .ok_or_else(|| {
+                r.error(
+                    field(),
+                    at,
+                    format!("must index the {} strings, got {s}", strings.len()),
+                )
+            })
+    };
+    for (i, (at, s)) in tag_refs.into_iter().enumerate() {
+        let key = lookup(
+            r,
+            &|| format!("config.rack_aware_assignment_tags[{i}]"),
+            at,
+            s,
+        )?;
+        config.rack_aware_assignment_tags.push(key);
+    }
+    let task_count = r.count(&|| "tasks".into(), 25)?;
+    let mut tasks = Vec::with_capacity(task_count);
+    for i in 0..task_count {
+        let field = |name: &str| format!("tasks[{i}].{name}");
+        let subtopology = r.u32(&|| field("subtopology"))?;
+        let partition = r.u32(&|| field("partition"))?;
+        let at = r.offset();
+        let stateful = match r.u8(&|| field("stateful"))? {
+            0 => false,
+            1 => true,
+            other => {
+                return Err(r.error(
+                    field("stateful"),
+                    at,
+                    format!("must be 0 or 1, got {other}"),
+                ))
+            }
+        };
+        let end_offset = r.non_negative(&|| field("end_offset"))?;
+        let mut task = Task::stateful(TaskId::new(subtopology, partition), end_offset);
+        task.stateful = stateful;
+        for (name, set) in [
+            ("racks", &mut task.racks),
+            ("changelog_racks", &mut task.changelog_racks),
+        ] {
+            let n = r.count(&|| field(name), 4)?;
+            for k in 0..n {
+                let at = r.offset();
+                let f = || format!("tasks[{i}].{name}[{k}]");
+                let s = r.u32(&f)?;
+                set.insert(lookup(r, &f, at, s)?);
+            }
+        }
+        tasks.push(task);
+    }
+    let client_count = r.count(&|| "clients".into(), 28)?;
+    let mut clients = Vec::with_capacity(client_count);
+    for i in 0..client_count {
+        let field = |name: &str| format!("clients[{i}].{name}");
+        let mut client = Client::new(client_id(i, client_count), r.u32(&|| field("capacity"))?);
+        for (name, slot) in [("rack", &mut client.rack), ("host", &mut client.host)] {
+            let at = r.offset();
+            let s = r.i32(&|| field(name))?;
+            if s != ABSENT {
+                let s = u32::try_from(s).map_err(|_| {
+                    r.error(
+                        field(name),
+                        at,
+                        format!("must be -1 or a string index, got {s}"),
+                    )
+                })?;
+                *slot = Some(lookup(r, &|| field(name), at, s)?);
+            }
+        }
+        let n = r.count(&|| field("tags"), 8)?;
+        for k in 0..n {
+            let f = || format!("clients[{i}].tags[{k}]");
+            let at = r.offset();
+            let key = r.u32(&f)?;
+            let key = lookup(r, &f, at, key)?;
+            let at = r.offset();
+            let value = r.u32(&f)?;
+            let value = lookup(r, &f, at, value)?;
+            client.tags.insert(key, value);
+        }
+        client.previous_active = read_task_refs(r, &tasks, &field("previous_active"))?;
+        client.previous_standby = read_task_refs(r, &tasks, &field("previous_standby"))?;
+        client.lags = read_lags(r, &tasks, &field("lags"))?;
+        clients.push(client);
+    }
+    r.finish()?;
+    Ok((config, tasks, clients))
+}
+
+fn read_config(r: &mut Reader<'_>) -> Result<AssignmentConfig, FormatError> {
+    let field = |name: &str| format!("config.{name}");
+    let num_standby_replicas = r.u32(&|| field("num_standby_replicas"))?;
+    let acceptable_recovery_lag = r.non_negative(&|| field("acceptable_recovery_lag"))?;
+    let max_warmup_replicas = r.u32(&|| field("max_warmup_replicas"))?;
+    let probing_rebalance_interval_ms =
+        r.non_negative(&|| field("probing_rebalance_interval_ms"))?;
+    let at = r.offset();
+    let rack_aware_strategy = match r.u8(&|| field("rack_aware_strategy"))? {
+        0 => RackAwareStrategy::None,
+        1 => RackAwareStrategy::MinTraffic,
+        2 => RackAwareStrategy::BalanceSubtopology,
+        other => {
+            return Err(r.error(
+                field("rack_aware_strategy"),
+                at,
+                format!("must be 0, 1 or 2, got {other}"),
+            ));
+        }
+    };
+    let mut costs = [None, None];
+    for (name, slot) in ["rack_aware_traffic_cost", "rack_aware_non_overlap_cost"]
+        .into_iter()
+        .zip(&mut costs)
+    {
+        let at = r.offset();
+        let v = r.i32(&|| field(name))?;
+        if v != ABSENT {
+            *slot = Some(u32::try_from(v).map_err(|_| {
+                r.error(
+                    field(name),
+                    at,
+                    format!("must be -1 (not set) or at least 0, got {v}"),
+                )
+            })?);
+        }
+    }
+    Ok(AssignmentConfig {
+        num_standby_replicas,
+        acceptable_recovery_lag,
+        max_warmup_replicas,
+        probing_rebalance_interval_ms,
+        rack_aware_assignment_tags: Vec::new(),
+        rack_aware_strategy,
+        rack_aware_traffic_cost: costs[0],
+        rack_aware_non_overlap_cost: costs[1],
+    })
+}
+
+fn task_ref(
+    r: &mut Reader<'_>,
+    tasks: &[Task],
+    field: &dyn Fn() -> String,
+) -> Result<TaskId, FormatError> {
+    let at = r.offset();
+    let t = r.u32(field)?;
+    usize::try_from(t)
+        .ok()
+        .and_then(|t| tasks.get(t))
+        .map(|t| t.id)
+        .ok_or_else(|| {
+            r.error(
+                field(),
+                at,
+                format!("must index the {} tasks, got {t}", tasks.len()),
+            )
+        })
+}
+
+fn read_task_refs(
+    r: &mut Reader<'_>,
+    tasks: &[Task],
+    field: &str,
+) -> Result<BTreeSet<TaskId>, FormatError> {
+    let n = r.count(&|| field.into(), 4)?;
+    let mut set = BTreeSet::new();
+    for k in 0..n {
+        let f = || format!("{field}[{k}]");
+        let at = r.offset();
+        let id = task_ref(r, tasks, &f)?;
+        if !set.insert(id) {
+            return Err(r.error(
+                f(),
+                at,
+                format!("must not list a task twice, got {id} again"),
+            ));
+        }
+    }
+    Ok(set)
+}
+
+fn read_lags(
+    r: &mut Reader<'_>,
+    tasks: &[Task],
+    field: &str,
+) -> Result<BTreeMap<TaskId, Lag>, FormatError> {
+    let n = r.count(&|| field.into(), 12)?;
+    let mut lags = BTreeMap::new();
+    for k in 0..n {
+        let f = || format!("{field}[{k}]");
+        let at = r.offset();
+        let id = task_ref(r, tasks, &f)?;
+        let lag_at = r.offset();
+        let lag = match r.i64(&f)? {
+            LAG_RUNNING => Lag::Running,
+            LAG_UNKNOWN => Lag::Unknown,
+            v => Lag::Records(u64::try_from(v).map_err(|_| {
+                r.error(
+                    format!("{field}[{k}].lag"),
+                    lag_at,
+                    format!("must be at least 0, -2 (running) or -3 (unknown), got {v}"),
+                )
+            })?),
+        };
+        if lags.insert(id, lag).is_some() {
+            return Err(r.error(
+                f(),
+                at,
+                format!("must not list a task twice, got {id} again"),
+            ));
+        }
+    }
+    Ok(lags)
+}
+
+/// Encodes `state` as a state message; clients in the state's order, tasks in
+/// the state's order (so message indices are positions in `state`). Hosts,
+/// racks, tags: all strings go through one sorted table.
+pub fn encode(state: &ClusterState) -> Vec<u8> {
+    let config = state.config();
+    let mut table: BTreeSet<&str> = config
+        .rack_aware_assignment_tags
+        .iter()
+        .map(String::as_str)
+        .collect();
+    for t in state.tasks() {
+        table.extend(t.racks.iter().chain(&t.changelog_racks).map(String::as_str));
+    }
+    for c in state.clients() {
+        table.extend(c.rack.iter().chain(&c.host).map(String::as_str));
+        table.extend(c.tags.iter().flat_map(|(k, v)| [k.as_str(), v.as_str()]));
+    }
+    let table: Vec<&str> = table.into_iter().collect();
+    let sidx = |s: &str| u32::try_from(table.binary_search(&s).unwrap_or(0)).unwrap_or(u32::MAX);
+    let tidx =
+        |id: &TaskId| u32::try_from(state.task_position(*id).unwrap_or(0)).unwrap_or(u32::MAX);
+    let mut w = Writer::with_capacity(64 + 32 * state.tasks().len() + 64 * state.clients().len());
+    w.u32(STATE_MAGIC);
+    w.u32(VERSION);
+    w.u32(config.num_standby_replicas);
+    w.i64(clamp_i64(config.acceptable_recovery_lag));
+    w.u32(config.max_warmup_replicas);
+    w.i64(clamp_i64(config.probing_rebalance_interval_ms));
+    w.u8(match config.rack_aware_strategy {
+        RackAwareStrategy::None => 0,
+        RackAwareStrategy::MinTraffic => 1,
+        RackAwareStrategy::BalanceSubtopology => 2,
+    });
+    for cost in [
+        config.rack_aware_traffic_cost,
+        config.rack_aware_non_overlap_cost,
+    ] {
+        w.i32(cost.map_or(ABSENT, |c| i32::try_from(c).unwrap_or(i32::MAX)));
+    }
+    w.count(config.rack_aware_assignment_tags.len());
+    for key in &config.rack_aware_assignment_tags {
+        w.u32(sidx(key));
+    }
+    w.count(table.len());
+    for s in &table {
+        w.str(s);
+    }
+    w.count(state.tasks().len());
+    for t in state.tasks() {
+        w.u32(t.id.subtopology);
+        w.u32(t.id.partition);
+        w.u8(u8::from(t.stateful));
+        w.i64(clamp_i64(t.end_offset));
+        for set in [&t.racks, &t.changelog_racks] {
+            w.count(set.len());
+            set.iter().for_each(|s| w.u32(sidx(s)));
+        }
+    }
+    w.count(state.clients().len());
+    for c in state.clients() {
+        w.u32(c.capacity);
+        for s in [&c.rack, &c.host] {
+            w.i32(
+                s.as_deref()
+                    .map_or(ABSENT, |s| i32::try_from(sidx(s)).unwrap_or(i32::MAX)),
+            );
+        }
+        w.count(c.tags.len());
+        for (k, v) in &c.tags {
+            w.u32(sidx(k));
+            w.u32(sidx(v));
+        }
+        for set in [&c.previous_active, &c.previous_standby] {
+            w.count(set.len());
+            set.iter().for_each(|t| w.u32(tidx(t)));
+        }
+        w.count(c.lags.len());
+        for (t, lag) in &c.lags {
+            w.u32(tidx(t));
+            w.i64(match lag {
+                Lag::Running => LAG_RUNNING,
+                Lag::Unknown => LAG_UNKNOWN,
+                Lag::Records(n) => clamp_i64(*n),
+            });
+        }
+    }
+    w.into_bytes()
+}
+
+/// Kafka's longs are signed: a count past `i64::MAX` (only
+/// `acceptable_recovery_lag`'s "accept any" value can be) is sent as `i64::MAX`.
+fn clamp_i64(v: u64) -> i64 {
+    i64::try_from(v).unwrap_or(i64::MAX)
+}
