@@ -1,19 +1,22 @@
 package io.smoothscale.kafka.differential;
 
+import java.util.Map;
+
+import io.smoothscale.kafka.SmoothscaleTaskAssignor;
 import io.smoothscale.kafka.testkit.AppSpec;
 import io.smoothscale.kafka.testkit.Labeling;
 import io.smoothscale.kafka.testkit.Outcome;
+import io.smoothscale.kafka.testkit.SpecApplicationState;
 
-import org.junit.jupiter.api.Assumptions;
-
-/** Our assignor's side of the differential: transitional until the adapter lands on this branch. */
+/** Our side of the differential: the adapter, as Kafka Streams calls it, on the same state. */
 final class OursSide {
     private OursSide() {
     }
 
     /** Our outcome for the state under the labeling, with the strategy. */
     static Outcome run(final String strategy, final AppSpec spec, final Labeling labeling) {
-        Assumptions.abort("the adapter (io.smoothscale.kafka.SmoothscaleTaskAssignor) is not on this branch yet");
-        return null;
+        final SmoothscaleTaskAssignor assignor = new SmoothscaleTaskAssignor();
+        assignor.configure(Map.of("smoothscale.strategy", strategy));
+        return Outcome.of(assignor.assign(SpecApplicationState.of(spec, labeling)), labeling, spec.clients().size());
     }
 }

@@ -37,6 +37,7 @@ public final class SpecApplicationState implements ApplicationState {
     private final Labeling labeling;
     private final Map<Integer, Map<TaskId, Long>> lagTotals;
     private final Map<TaskId, TaskInfo> tasks = new HashMap<>();
+    private final Map<Boolean, Map<ProcessId, KafkaStreamsState>> states = new HashMap<>();
 
     /** A state whose lag totals may be shared with a legacy input of the same labeling. */
     public SpecApplicationState(final AppSpec spec, final Labeling labeling,
@@ -75,18 +76,23 @@ public final class SpecApplicationState implements ApplicationState {
         return partition;
     }
 
+    /** The streams states, built on the first call for each value of the flag and kept, as Kafka's are. */
     @Override
     public Map<ProcessId, KafkaStreamsState> kafkaStreamsStates(final boolean computeTaskLags) {
-        final Map<ProcessId, KafkaStreamsState> states = new HashMap<>();
+        return states.computeIfAbsent(computeTaskLags, this::build);
+    }
+
+    private Map<ProcessId, KafkaStreamsState> build(final boolean computeTaskLags) {
+        final Map<ProcessId, KafkaStreamsState> built = new HashMap<>();
         for (int rank = 0; rank < spec.clients().size(); rank++) {
             final ClientSpec client = spec.clients().get(rank);
             final ProcessId id = labeling.processId(rank);
-            states.put(id, new DefaultKafkaStreamsState(id, client.capacity(), client.tags(),
+            built.put(id, new DefaultKafkaStreamsState(id, client.capacity(), client.tags(),
                 taskIds(client.prevActive()), taskIds(client.prevStandby()), consumers(rank, client),
                 Optional.empty(), computeTaskLags ? Optional.of(lagTotals.get(rank)) : Optional.empty(),
                 Optional.ofNullable(client.rack())));
         }
-        return states;
+        return built;
     }
 
     private SortedMap<String, Set<TaskId>> consumers(final int rank, final ClientSpec client) {
