@@ -13,10 +13,11 @@ final class AgreementTable {
     private static final int UNDEFINED_MATCHED = 4;
     private static final int REAL = 5;
     private static final int KNOWN = 6;
+    private static final int ASCENDING = 7;
 
     AgreementTable() {
         for (final Comparison comparison : Comparison.values()) {
-            counts.put(comparison, new int[7]);
+            counts.put(comparison, new int[8]);
         }
     }
 
@@ -26,6 +27,9 @@ final class AgreementTable {
         row[STATES]++;
         if (verdict.asKafkaRuns()) {
             row[AS_RUNS]++;
+        }
+        if (verdict.ours().equals(verdict.kafka().get(Labelings.ASCENDING))) {
+            row[ASCENDING]++;
         }
         if (!verdict.kafkaDefined()) {
             row[UNDEFINED]++;
@@ -50,16 +54,19 @@ final class AgreementTable {
     String markdown(final long seed) {
         final StringBuilder out = new StringBuilder();
         out.append("Differential against Kafka Streams 4.4.0's assignors (seed ").append(seed).append(", ")
-            .append(Labelings.COUNT).append(" order-preserving labelings per state)\n\n");
+            .append(Labelings.COUNT).append(" order-preserving labelings per state, ").append(Labelings.COUNT + Labelings.EXTRA)
+            .append(" where ours differs from all of them agreeing)\n\n");
         out.append("| class | states | exact (Kafka defined, ours equal) | as Kafka runs (first labeling) "
-            + "| Kafka order-undefined | of those, ours equals a Kafka variant | real differences | known differences |\n");
-        out.append("|---|---:|---:|---:|---:|---:|---:|---:|\n");
+            + "| as Kafka with ascending process hash order | Kafka order-undefined | of those, ours equals a Kafka variant "
+            + "| real differences | known differences |\n");
+        out.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         for (final Map.Entry<Comparison, int[]> entry : counts.entrySet()) {
             final int[] row = entry.getValue();
             out.append("| ").append(entry.getKey().title())
                 .append(" | ").append(row[STATES])
                 .append(" | ").append(row[EXACT]).append(percent(row[EXACT], row[STATES] - row[UNDEFINED]))
                 .append(" | ").append(row[AS_RUNS]).append(percent(row[AS_RUNS], row[STATES]))
+                .append(" | ").append(row[ASCENDING]).append(percent(row[ASCENDING], row[STATES]))
                 .append(" | ").append(row[UNDEFINED])
                 .append(" | ").append(row[UNDEFINED_MATCHED])
                 .append(" | ").append(row[REAL])

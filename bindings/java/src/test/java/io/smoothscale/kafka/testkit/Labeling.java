@@ -60,6 +60,18 @@ public final class Labeling {
         return new Labeling(ids, topologyName, spec.tasks());
     }
 
+    /**
+     * The labeling whose process ids hash in rank order: UUIDs (r + 1, 0) hash to r + 1, so a hash map
+     * or set of up to 2^30 clients iterates them in ascending order. Task ids are plain.
+     */
+    public static Labeling ascending(final AppSpec spec) {
+        final List<ProcessId> ids = new ArrayList<>(spec.clients().size());
+        for (int rank = 0; rank < spec.clients().size(); rank++) {
+            ids.add(new ProcessId(new UUID(rank + 1L, 0L)));
+        }
+        return new Labeling(ids, null, spec.tasks());
+    }
+
     /** The process id of the client of this rank. */
     public ProcessId processId(final int rank) {
         return processIds.get(rank);
