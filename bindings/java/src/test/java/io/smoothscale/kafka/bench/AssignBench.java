@@ -35,35 +35,40 @@ import org.apache.kafka.streams.processor.internals.assignment.HighAvailabilityT
  * {@code kip441} through the adapter ({@code new SmoothscaleTaskAssignor().assign(applicationState)},
  * conversion both ways included; the {@code ApplicationState}'s streams states are built before the
  * clock starts, as Kafka builds them before calling the assignor) and the core alone
- * ({@code NativeBridge.timeNativeAssign}). Each Kafka run has a deadline and is reported "timed out"
+ * ({@code NativeBridge.timeNativeAssign}), and between the two {@code NativeBridge.assign} on the
+ * preset's message (the JNI call: decode, assign, check, plan encode; no Java-side conversion), to
+ * show where the adapter's time goes. Each Kafka run has a deadline and is reported "timed out"
  * past it. Prints a Markdown table and writes it to {@code target/bench.md}.
  *
  * <p>Run: {@code mvn -q -f bindings/java/pom.xml test-compile exec:java
- * -Dexec.mainClass=io.smoothscale.kafka.bench.AssignBench -Dexec.classpathScope=test}; presets as
- * arguments ({@code -Dexec.args="1000t_1000c"}), {@code -Dsmoothscale.bench.seed} (1),
- * {@code -Dsmoothscale.bench.runs} (runs of ours and of the core, 5),
+ * -Dexec.mainClass=io.smoothscale.kafka.bench.AssignBench -Dexec.classpathScope=test}; options
+ * {@code -Dsmoothscale.bench.presets} (comma-separated, both presets; not {@code exec.args}, which
+ * would also reach the pom's cargo execution), {@code -Dsmoothscale.bench.seed} (1),
+ * {@code -Dsmoothscale.bench.runs} (measured runs of ours and of the core, after as many warm-ups; 5),
  * {@code -Dsmoothscale.bench.kafka.timeout.s} (180).
  */
 public final class AssignBench {
-    private static final List<String> PRESETS = List.of("1000t_1000c", "10000t_1000c");
+    private static final String PRESETS = "1000t_1000c,10000t_1000c";
     /** Kafka is run again while its runs so far took less than this, up to three runs. */
     private static final double KAFKA_REPEAT_BELOW_S = 20;
 
     private AssignBench() {
     }
 
-    /** Runs the benchmark on the presets named as arguments, or on both default presets. */
+    /** Runs the benchmark (options are system properties, see above). */
     public static void main(final String[] args) throws Exception {
         System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
         final long seed = Long.getLong("smoothscale.bench.seed", 1L);
         final int runs = Integer.getInteger("smoothscale.bench.runs", 5);
         final long timeout = Long.getLong("smoothscale.bench.kafka.timeout.s", 180L);
-        final List<String> presets = args.length > 0 ? Arrays.asList(args) : PRESETS;
+        final List<String> presets = Arrays.asList(System.getProperty("smoothscale.bench.presets", PRESETS).split(","));
         final StringBuilder table = new StringBuilder();
         table.append("Kafka Streams 4.4.0 HighAvailabilityTaskAssignor vs smoothscale kip441 (seed ").append(seed)
-            .append("; ours and native: median of ").append(runs).append(" runs after one warm-up)\n\n")
-            .append("| preset | Kafka HATA | ours through the adapter | native core | Kafka / ours | ours / native "
-                + "| same assignment as Kafka |\n|---|---:|---:|---:|---:|---:|---|\n");
+            .append("; ours: median of ").append(runs).append(" runs after as many warm-ups; native: mean of ").append(runs)
+            .append(" runs after as many warm-ups; Kafka: median of up to 3 runs, a run with a ").append(timeout)
+            .append(" s deadline)\n\n")
+            .append("| preset | Kafka HATA | ours through the adapter | NativeBridge.assign | native core | Kafka / ours "
+                + "| ours / native | same assignment as Kafka |\n|---|---:|---:|---:|---:|---:|---:|---|\n");
         final ExecutorService kafkaThread = Executors.newSingleThreadExecutor(runnable -> {
             final Thread thread = new Thread(runnable, "kafka-hata");
             thread.setDaemon(true);
@@ -80,20 +85,31 @@ public final class AssignBench {
             System.out.printf("%s: %d tasks, %d clients, %d bytes%n", preset, spec.tasks().size(),
                 spec.clients().size(), message.length);
 
-            NativeBridge.timeNativeAssign("kip441", message, 1);
+            NativeBridge.timeNativeAssign("kip441", message, runs);
             final double nativeS = NativeBridge.timeNativeAssign("kip441", message, runs) / 1e9 / runs;
             System.out.printf("  native core: %.4f s%n", nativeS);
 
+            final List<Double> bridgeTimes = new ArrayList<>();
+            for (int run = 0; run < 2 * runs; run++) {
+                final long start = System.nanoTime();
+                NativeBridge.assign("kip441", message);
+                if (run >= runs) {
+                    bridgeTimes.add((System.nanoTime() - start) / 1e9);
+                }
+            }
+            final double bridgeS = median(bridgeTimes);
+            System.out.printf("  NativeBridge.assign: %.4f s%n", bridgeS);
+
             final List<Double> oursTimes = new ArrayList<>();
             Outcome ours = null;
-            for (int run = 0; run <= runs; run++) {
+            for (int run = 0; run < 2 * runs; run++) {
                 final SpecApplicationState app = new SpecApplicationState(spec, labeling, lags);
                 app.kafkaStreamsStates(true);
                 final SmoothscaleTaskAssignor assignor = new SmoothscaleTaskAssignor();
                 final long start = System.nanoTime();
                 final var assignment = assignor.assign(app);
                 final double seconds = (System.nanoTime() - start) / 1e9;
-                if (run > 0) {
+                if (run >= runs) {
                     oursTimes.add(seconds);
                 }
                 ours = Outcome.of(assignment, labeling, spec.clients().size());
@@ -122,8 +138,8 @@ public final class AssignBench {
             final String kafkaCell = timedOut ? "timed out (> " + timeout + " s)"
                 : String.format("%.3f s", median(kafkaTimes));
             System.out.printf("  Kafka HATA: %s (runs %s)%n", kafkaCell, kafkaTimes);
-            table.append(String.format("| %s (%d × %d) | %s | %.4f s | %.4f s | %s | %.2f | %s |%n", preset,
-                spec.tasks().size(), spec.clients().size(), kafkaCell, oursS, nativeS,
+            table.append(String.format("| %s (%d × %d) | %s | %.4f s | %.4f s | %.4f s | %s | %.2f | %s |%n", preset,
+                spec.tasks().size(), spec.clients().size(), kafkaCell, oursS, bridgeS, nativeS,
                 timedOut ? "> " + Math.round(timeout / oursS) : String.format("%.0f×", median(kafkaTimes) / oursS),
                 oursS / nativeS, timedOut ? "not known" : kafka.equals(ours) ? "yes" : "no"));
             if (timedOut) {

@@ -12,12 +12,14 @@ import java.util.TreeSet;
 
 /**
  * Reads a state message of the JNI crossing format (docs/crossing-format.md; each client also carries
- * an {@code i32} host string index after its rack, as {@code bindings/jni/src/state.rs} reads it) into
+ * an {@code i32} host string index after its rack, as {@code bindings/jni/src/state.rs} reads it; the
+ * magic is the bytes "SMS1") into
  * a neutral state. Used for {@code NativeBridge.generatePreset}'s states; the traffic and non-overlap
  * costs and the hosts are not part of a neutral state and are skipped.
  */
 public final class CrossingState {
-    private static final int MAGIC = 0x534D5331;
+    /** The bytes "SMS1" read as a little-endian u32 (the Rust side's {@code u32::from_le_bytes(*b"SMS1")}). */
+    private static final int MAGIC = 0x31534D53;
     private static final String[] RACK_STRATEGIES = {"none", "min_traffic", "balance_subtopology"};
 
     private CrossingState() {
