@@ -26,7 +26,9 @@ record KnownDifference(Comparison comparison, long seed, int index, String expla
      * (movements queued (t1→c1), (t2→c2), (t3→c2), (t3→c3); the heap yields (t3→c3) before (t3→c2);
      * taking (t3→c2) first gives ours exactly), and on all eight states by running Kafka with the
      * comparator extended by {@code .thenComparing(destination)} (a patched class on the test class path,
-     * outside the repository): Kafka then equals ours on every one of them, and on all 1,000 states.
+     * outside the repository): Kafka then equals ours on every one of them, and no kip441 difference is
+     * left in the first 20,000 states. Running more than the CI's 1,000 states meets more states of this
+     * kind; each fails until examined and listed.
      */
     private static final String STANDBY_MOVEMENT_TIE = "Kafka's standby-movement queue breaks a tie between two "
         + "movements of the same task by heap position, ours by destination order";

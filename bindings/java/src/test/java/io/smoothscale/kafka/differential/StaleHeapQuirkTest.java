@@ -6,7 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.SortedSet;
 import java.util.SplittableRandom;
+import java.util.TreeSet;
 
 import io.smoothscale.kafka.testkit.AppSpec;
 import io.smoothscale.kafka.testkit.Labeling;
@@ -68,7 +70,7 @@ class StaleHeapQuirkTest {
         final List<Outcome.Tasks> clients = new ArrayList<>();
         for (int rank = 0; rank < outcome.clients().size(); rank++) {
             final Outcome.Tasks tasks = outcome.clients().get(rank);
-            final java.util.SortedSet<Integer> standby = new java.util.TreeSet<>(tasks.standby());
+            final SortedSet<Integer> standby = new TreeSet<>(tasks.standby());
             if (rank == from) {
                 standby.remove(task);
             } else if (rank == to) {

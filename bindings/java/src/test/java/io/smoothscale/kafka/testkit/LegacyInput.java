@@ -34,7 +34,11 @@ public final class LegacyInput {
 
     /** Builds the arguments; lag totals may be shared with a KIP-924 state of the same labeling. */
     public LegacyInput(final AppSpec spec, final Labeling labeling, final Map<Integer, Map<TaskId, Long>> lagTotals) {
+        if (!"none".equals(spec.rackAwareStrategy())) {
+            throw new IllegalArgumentException("the legacy input supports rack.aware.assignment.strategy none only");
+        }
         this.labeling = labeling;
+        this.configs = spec.assignmentConfigs();
         for (int t = 0; t < spec.tasks().size(); t++) {
             allTasks.add(labeling.taskId(t));
             if (spec.tasks().get(t).stateful()) {
@@ -46,10 +50,6 @@ public final class LegacyInput {
             final ProcessId id = labeling.processId(rank);
             clients.put(id, new ClientState(taskIds(client.prevActive()), taskIds(client.prevStandby()),
                 lagTotals.get(rank), client.tags(), client.capacity(), id));
-        }
-        this.configs = spec.assignmentConfigs();
-        if (!"none".equals(configs.rackAwareAssignmentStrategy())) {
-            throw new IllegalArgumentException("the legacy input supports rack.aware.assignment.strategy none only");
         }
         this.rackAware = new RackAwareTaskAssignor(null, Collections.emptyMap(), Collections.emptyMap(),
             Collections.emptyMap(), null, null, configs, Time.SYSTEM);

@@ -2,6 +2,7 @@ package io.smoothscale.kafka.testkit;
 
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -69,7 +70,7 @@ public final class SpecApplicationState implements ApplicationState {
     }
 
     private static TaskTopicPartition partition(final String topic, final TaskSpec task, final boolean source,
-                                                final boolean changelog, final java.util.List<String> racks) {
+                                                final boolean changelog, final List<String> racks) {
         final DefaultTaskTopicPartition partition = new DefaultTaskTopicPartition(
             new TopicPartition(topic, task.partition()), source, changelog, () -> { });
         partition.annotateWithRackIds(new HashSet<>(racks));
