@@ -48,8 +48,8 @@ final class NativeLibrary {
 
     /** Where the build packs the library for this operating system and architecture. */
     static String resourcePath() {
-        final String os = System.getProperty("os.name", "").toLowerCase(Locale.ROOT).startsWith("linux") ? "linux"
-            : System.getProperty("os.name", "").toLowerCase(Locale.ROOT).replace(' ', '-');
+        final String osName = System.getProperty("os.name", "").toLowerCase(Locale.ROOT);
+        final String os = osName.startsWith("linux") ? "linux" : osName.replace(' ', '-');
         final String arch = switch (System.getProperty("os.arch", "")) {
             case "amd64", "x86_64" -> "x86-64";
             case "aarch64", "arm64" -> "aarch64";

@@ -4,6 +4,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -99,7 +100,7 @@ public final class SmoothscaleTaskAssignor implements TaskAssignor {
             cp.active().forEach(t -> tasks.put(t, new AssignedTask(t, AssignedTask.Type.ACTIVE)));
             cp.standby().forEach(t -> tasks.put(t, new AssignedTask(t, AssignedTask.Type.STANDBY)));
             cp.warmup().forEach(t -> tasks.put(t, new AssignedTask(t, AssignedTask.Type.STANDBY)));
-            KafkaStreamsAssignment a = KafkaStreamsAssignment.of(state.clients().get(c), new java.util.HashSet<>(tasks.values()));
+            KafkaStreamsAssignment a = KafkaStreamsAssignment.of(state.clients().get(c), new HashSet<>(tasks.values()));
             if (c == 0 && deadline.isPresent()) {
                 a = a.withFollowupRebalance(deadline.get());
             }
