@@ -11,6 +11,9 @@ import org.apache.kafka.streams.processor.assignment.ProcessId;
  * @param bytes the state message
  * @param clients the processes, in {@link ProcessId} order
  * @param tasks the tasks, in {@link TaskId} order
+ * @param positions task id → index in {@code tasks}
+ * @param previousOwner for each task, the client index of its previous active, or −1
  */
-record EncodedState(byte[] bytes, List<ProcessId> clients, List<TaskId> tasks) {
+record EncodedState(byte[] bytes, List<ProcessId> clients, List<TaskId> tasks, TaskPositions positions,
+                    int[] previousOwner) {
 }

@@ -1,14 +1,9 @@
 package io.smoothscale.kafka;
 
 import java.time.Instant;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import org.apache.kafka.streams.processor.TaskId;
-import org.apache.kafka.streams.processor.assignment.ApplicationState;
-import org.apache.kafka.streams.processor.assignment.KafkaStreamsState;
-import org.apache.kafka.streams.processor.assignment.ProcessId;
 
 /**
  * What a rebalance decided, in figures for the log.
@@ -26,16 +21,9 @@ import org.apache.kafka.streams.processor.assignment.ProcessId;
 record PlanSummary(String strategy, int clients, int tasks, int moves, int newActives, int standbys, int warmups,
                    Optional<Instant> followupDeadline, List<String> diagnostics) {
 
-    /** Counts the figures of {@code plan} against the previous assignment in {@code app}. */
-    static PlanSummary of(final String strategy, final ApplicationState app, final EncodedState state,
-                          final DecodedPlan plan, final Optional<Instant> deadline) {
-        final Map<ProcessId, KafkaStreamsState> states = app.kafkaStreamsStates(true);
-        final Map<TaskId, ProcessId> previousOwner = new HashMap<>();
-        for (final Map.Entry<ProcessId, KafkaStreamsState> e : states.entrySet()) {
-            for (final TaskId t : e.getValue().previousActiveTasks()) {
-                previousOwner.put(t, e.getKey());
-            }
-        }
+    /** Counts the figures of {@code plan} against the previous actives recorded in {@code state}. */
+    static PlanSummary of(final String strategy, final EncodedState state, final DecodedPlan plan,
+                          final Optional<Instant> deadline) {
         int moves = 0;
         int fresh = 0;
         int standbys = 0;
@@ -43,10 +31,10 @@ record PlanSummary(String strategy, int clients, int tasks, int moves, int newAc
         for (int c = 0; c < plan.clients().size(); c++) {
             final DecodedPlan.ClientPlan cp = plan.clients().get(c);
             for (final TaskId t : cp.active()) {
-                final ProcessId before = previousOwner.get(t);
-                if (before == null) {
+                final int before = state.previousOwner()[state.positions().of(t)];
+                if (before < 0) {
                     fresh++;
-                } else if (!before.equals(state.clients().get(c))) {
+                } else if (before != c) {
                     moves++;
                 }
             }

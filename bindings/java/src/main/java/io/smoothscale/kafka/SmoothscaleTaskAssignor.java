@@ -3,17 +3,16 @@ package io.smoothscale.kafka;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.kafka.clients.consumer.ConsumerPartitionAssignor.GroupAssignment;
 import org.apache.kafka.clients.consumer.ConsumerPartitionAssignor.GroupSubscription;
 import org.apache.kafka.streams.errors.TaskAssignmentException;
-import org.apache.kafka.streams.processor.TaskId;
 import org.apache.kafka.streams.processor.assignment.ApplicationState;
 import org.apache.kafka.streams.processor.assignment.KafkaStreamsAssignment;
 import org.apache.kafka.streams.processor.assignment.KafkaStreamsAssignment.AssignedTask;
@@ -96,17 +95,18 @@ public final class SmoothscaleTaskAssignor implements TaskAssignor {
         final List<KafkaStreamsAssignment> out = new ArrayList<>(state.clients().size());
         for (int c = 0; c < state.clients().size(); c++) {
             final DecodedPlan.ClientPlan cp = plan.clients().get(c);
-            final Map<TaskId, AssignedTask> tasks = new HashMap<>();
-            cp.active().forEach(t -> tasks.put(t, new AssignedTask(t, AssignedTask.Type.ACTIVE)));
-            cp.standby().forEach(t -> tasks.put(t, new AssignedTask(t, AssignedTask.Type.STANDBY)));
-            cp.warmup().forEach(t -> tasks.put(t, new AssignedTask(t, AssignedTask.Type.STANDBY)));
-            KafkaStreamsAssignment a = KafkaStreamsAssignment.of(state.clients().get(c), new HashSet<>(tasks.values()));
+            final Set<AssignedTask> tasks =
+                new HashSet<>(2 * (cp.active().size() + cp.standby().size() + cp.warmup().size()));
+            cp.active().forEach(t -> tasks.add(new AssignedTask(t, AssignedTask.Type.ACTIVE)));
+            cp.standby().forEach(t -> tasks.add(new AssignedTask(t, AssignedTask.Type.STANDBY)));
+            cp.warmup().forEach(t -> tasks.add(new AssignedTask(t, AssignedTask.Type.STANDBY)));
+            KafkaStreamsAssignment a = KafkaStreamsAssignment.of(state.clients().get(c), tasks);
             if (c == 0 && deadline.isPresent()) {
                 a = a.withFollowupRebalance(deadline.get());
             }
             out.add(a);
         }
-        lastSummary = PlanSummary.of(strategy, applicationState, state, plan, deadline);
+        lastSummary = PlanSummary.of(strategy, state, plan, deadline);
         return new TaskAssignment(out);
     }
 

@@ -1,14 +1,13 @@
 package io.smoothscale.kafka;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.TreeSet;
 import org.apache.kafka.streams.processor.TaskId;
 import org.apache.kafka.streams.processor.assignment.ApplicationState;
@@ -59,17 +58,22 @@ final class StateEncoder {
         final Map<ProcessId, KafkaStreamsState> states = app.kafkaStreamsStates(true);
         final List<ProcessId> clients = new ArrayList<>(states.keySet());
         Collections.sort(clients);
-        final Map<TaskId, TaskInfo> infos = app.allTasks();
-        final List<TaskId> tasks = new ArrayList<>(infos.keySet());
-        Collections.sort(tasks);
-        final Map<TaskId, Integer> taskIndex = new HashMap<>(tasks.size() * 2);
-        for (final TaskId id : tasks) {
+        final List<Map.Entry<TaskId, TaskInfo>> infos = new ArrayList<>(app.allTasks().entrySet());
+        infos.sort(Map.Entry.comparingByKey());
+        final List<TaskId> tasks = new ArrayList<>(infos.size());
+        final boolean[] stateful = new boolean[infos.size()];
+        for (final Map.Entry<TaskId, TaskInfo> e : infos) {
+            final TaskId id = e.getKey();
             if (id.topologyName() != null) {
                 throw new SmoothscaleException("task " + id + " belongs to named topology " + id.topologyName()
                     + ": named topologies are not supported");
             }
-            taskIndex.put(id, taskIndex.size());
+            stateful[tasks.size()] = e.getValue().isStateful();
+            tasks.add(id);
         }
+        final TaskPositions positions = new TaskPositions(tasks);
+        final int[] previousOwner = new int[tasks.size()];
+        Arrays.fill(previousOwner, -1);
         final int rackStrategy = RACK_STRATEGIES.indexOf(configs.rackAwareAssignmentStrategy());
         if (rackStrategy < 0) {
             throw new SmoothscaleException("rack.aware.assignment.strategy must be one of " + RACK_STRATEGIES
@@ -82,8 +86,9 @@ final class StateEncoder {
             reported.add(reportedTasks(states.get(pid)));
         }
         body.i32(tasks.size());
-        for (final TaskId id : tasks) {
-            final TaskInfo info = infos.get(id);
+        for (final Map.Entry<TaskId, TaskInfo> e : infos) {
+            final TaskId id = e.getKey();
+            final TaskInfo info = e.getValue();
             body.i32(id.subtopology());
             body.i32(id.partition());
             body.u8(info.isStateful() ? 1 : 0);
@@ -98,22 +103,26 @@ final class StateEncoder {
             body.i32(s.numProcessingThreads());
             body.i32(s.rackId().map(this::string).orElse(ABSENT));
             body.i32(s.hostInfo().map(h -> string(h.host() + ":" + h.port())).orElse(ABSENT));
-            final Map<String, String> tags = new TreeMap<>(s.clientTags());
+            final Map<String, String> tags = s.clientTags();
             body.i32(tags.size());
             for (final Map.Entry<String, String> tag : tags.entrySet()) {
                 body.i32(string(tag.getKey()));
                 body.i32(string(tag.getValue()));
             }
-            writeTaskList(body, s.previousActiveTasks(), taskIndex, infos, false);
-            writeTaskList(body, s.previousStandbyTasks(), taskIndex, infos, true);
-            final List<TaskId> lagged = new ArrayList<>(reported.get(c));
-            lagged.retainAll(taskIndex.keySet());
-            Collections.sort(lagged);
-            body.i32(lagged.size());
-            for (final TaskId id : lagged) {
-                body.i32(taskIndex.get(id));
-                body.i64(s.lagFor(id));
+            writeTaskList(body, s.previousActiveTasks(), positions, null, c, previousOwner);
+            writeTaskList(body, s.previousStandbyTasks(), positions, stateful, c, null);
+            final int lagsAt = body.size();
+            body.i32(0);
+            int lags = 0;
+            for (final TaskId id : reported.get(c)) {
+                final int index = positions.of(id);
+                if (index >= 0) {
+                    body.i32(index);
+                    body.i64(s.lagFor(id));
+                    lags++;
+                }
             }
+            body.patchI32(lagsAt, lags);
         }
 
         final List<String> tagKeys = configs.rackAwareAssignmentTags();
@@ -135,14 +144,23 @@ final class StateEncoder {
         out.i32(stringIndex.size());
         out.append(strings);
         out.append(body);
-        return new EncodedState(out.toByteArray(), List.copyOf(clients), List.copyOf(tasks));
+        return new EncodedState(out.toByteArray(), List.copyOf(clients), List.copyOf(tasks), positions, previousOwner);
     }
 
     /** The stateful tasks a client reported offsets for: the union over its consumers. */
     private static Set<TaskId> reportedTasks(final KafkaStreamsState s) {
-        final Set<TaskId> out = new HashSet<>();
+        Set<TaskId> out = Set.of();
         for (final String consumer : s.consumerClientIds()) {
-            out.addAll(s.prevTasksByLag(consumer));
+            final Set<TaskId> tasks = s.prevTasksByLag(consumer);
+            if (tasks.isEmpty()) {
+                continue;
+            }
+            if (out.isEmpty()) {
+                out = tasks;
+            } else {
+                out = new TreeSet<>(out);
+                out.addAll(tasks);
+            }
         }
         return out;
     }
@@ -196,16 +214,22 @@ final class StateEncoder {
     /**
      * A previous-task list. Tasks no longer in the topology (and, for standbys, tasks no longer stateful) are
      * left out, as Kafka's own assignors never place them.
+     *
+     * @param statefulOnly the tasks' stateful flags when only stateful tasks count, else {@code null}
+     * @param owners when not {@code null}, records client {@code c} as the owner of each task written
      */
-    private static void writeTaskList(final LittleEndianWriter body, final Set<TaskId> ids, final Map<TaskId, Integer> index,
-                                      final Map<TaskId, TaskInfo> infos, final boolean statefulOnly) {
+    private static void writeTaskList(final LittleEndianWriter body, final Set<TaskId> ids, final TaskPositions positions,
+                                      final boolean[] statefulOnly, final int c, final int[] owners) {
         final int countAt = body.size();
         body.i32(0);
         int n = 0;
-        for (final TaskId id : new TreeSet<>(ids)) {
-            final Integer i = index.get(id);
-            if (i != null && (!statefulOnly || infos.get(id).isStateful())) {
+        for (final TaskId id : ids) {
+            final int i = positions.of(id);
+            if (i >= 0 && (statefulOnly == null || statefulOnly[i])) {
                 body.i32(i);
+                if (owners != null) {
+                    owners[i] = c;
+                }
                 n++;
             }
         }

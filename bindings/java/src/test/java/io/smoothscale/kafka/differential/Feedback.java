@@ -3,7 +3,6 @@ package io.smoothscale.kafka.differential;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SortedMap;
-import java.util.SortedSet;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
 import java.util.TreeSet;
