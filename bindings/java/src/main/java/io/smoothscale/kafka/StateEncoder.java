@@ -81,9 +81,9 @@ final class StateEncoder {
         }
 
         final LittleEndianWriter body = new LittleEndianWriter(64 * tasks.size() + 128 * clients.size());
-        final List<Set<TaskId>> reported = new ArrayList<>(clients.size());
+        final List<int[]> reported = new ArrayList<>(clients.size());
         for (final ProcessId pid : clients) {
-            reported.add(reportedTasks(states.get(pid)));
+            reported.add(reportedTasks(states.get(pid), positions));
         }
         body.i32(tasks.size());
         for (final Map.Entry<TaskId, TaskInfo> e : infos) {
@@ -92,7 +92,7 @@ final class StateEncoder {
             body.i32(id.subtopology());
             body.i32(id.partition());
             body.u8(info.isStateful() ? 1 : 0);
-            body.i64(info.isStateful() ? endOffsetSum(id, clients, states, reported) : 0L);
+            body.i64(info.isStateful() ? endOffsetSum(id, positions.of(id), clients, states, reported) : 0L);
             // Racks are asked for only when KIP-925 is on: Kafka fetches them lazily, with an admin call.
             writeRacks(body, rackStrategy == 0 ? Set.of() : info.topicPartitions(), true);
             writeRacks(body, rackStrategy == 0 ? Set.of() : info.topicPartitions(), false);
@@ -114,13 +114,10 @@ final class StateEncoder {
             final int lagsAt = body.size();
             body.i32(0);
             int lags = 0;
-            for (final TaskId id : reported.get(c)) {
-                final int index = positions.of(id);
-                if (index >= 0) {
-                    body.i32(index);
-                    body.i64(s.lagFor(id));
-                    lags++;
-                }
+            for (final int index : reported.get(c)) {
+                body.i32(index);
+                body.i64(s.lagFor(tasks.get(index)));
+                lags++;
             }
             body.patchI32(lagsAt, lags);
         }
@@ -147,22 +144,28 @@ final class StateEncoder {
         return new EncodedState(out.toByteArray(), List.copyOf(clients), List.copyOf(tasks), positions, previousOwner);
     }
 
-    /** The stateful tasks a client reported offsets for: the union over its consumers. */
-    private static Set<TaskId> reportedTasks(final KafkaStreamsState s) {
-        Set<TaskId> out = Set.of();
+    /**
+     * The positions of the stateful tasks a client reported offsets for (the union over its consumers),
+     * sorted. Kafka's {@code prevTasksByLag} sets are only iterated: their comparator looks lags up, so a
+     * {@code contains} on them would cost two lag lookups per comparison.
+     */
+    private static int[] reportedTasks(final KafkaStreamsState s, final TaskPositions positions) {
+        int[] out = new int[0];
+        int n = 0;
         for (final String consumer : s.consumerClientIds()) {
-            final Set<TaskId> tasks = s.prevTasksByLag(consumer);
-            if (tasks.isEmpty()) {
-                continue;
-            }
-            if (out.isEmpty()) {
-                out = tasks;
-            } else {
-                out = new TreeSet<>(out);
-                out.addAll(tasks);
+            for (final TaskId id : s.prevTasksByLag(consumer)) {
+                final int p = positions.of(id);
+                if (p >= 0) {
+                    if (n == out.length) {
+                        out = Arrays.copyOf(out, Math.max(8, 2 * n));
+                    }
+                    out[n++] = p;
+                }
             }
         }
-        return out;
+        out = Arrays.copyOf(out, n);
+        Arrays.sort(out);
+        return Arrays.stream(out).distinct().toArray();
     }
 
     /**
@@ -170,15 +173,16 @@ final class StateEncoder {
      * task as fully behind). When every client reported it, no lag in the state depends on it; the largest
      * reported lag is sent.
      */
-    private static long endOffsetSum(final TaskId id, final List<ProcessId> clients,
-                                     final Map<ProcessId, KafkaStreamsState> states, final List<Set<TaskId>> reported) {
-        long largest = 0;
+    private static long endOffsetSum(final TaskId id, final int position, final List<ProcessId> clients,
+                                     final Map<ProcessId, KafkaStreamsState> states, final List<int[]> reported) {
         for (int c = 0; c < clients.size(); c++) {
-            final long lag = states.get(clients.get(c)).lagFor(id);
-            if (!reported.get(c).contains(id)) {
-                return lag;
+            if (Arrays.binarySearch(reported.get(c), position) < 0) {
+                return states.get(clients.get(c)).lagFor(id);
             }
-            largest = Math.max(largest, lag);
+        }
+        long largest = 0;
+        for (final ProcessId pid : clients) {
+            largest = Math.max(largest, states.get(pid).lagFor(id));
         }
         return largest;
     }

@@ -44,7 +44,8 @@ import org.apache.kafka.streams.processor.internals.assignment.HighAvailabilityT
  * -Dexec.mainClass=io.smoothscale.kafka.bench.AssignBench -Dexec.classpathScope=test}; options
  * {@code -Dsmoothscale.bench.presets} (comma-separated, both presets; not {@code exec.args}, which
  * would also reach the pom's cargo execution), {@code -Dsmoothscale.bench.seed} (1),
- * {@code -Dsmoothscale.bench.runs} (measured runs of ours and of the core, after as many warm-ups; 5),
+ * {@code -Dsmoothscale.bench.runs} (measured runs of ours and of the core, 10), {@code -Dsmoothscale.bench.warmups}
+ * (unmeasured runs before them, so the JIT has compiled the adapter as in a long-running leader, 30),
  * {@code -Dsmoothscale.bench.kafka.timeout.s} (180).
  */
 public final class AssignBench {
@@ -59,13 +60,14 @@ public final class AssignBench {
     public static void main(final String[] args) throws Exception {
         System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
         final long seed = Long.getLong("smoothscale.bench.seed", 1L);
-        final int runs = Integer.getInteger("smoothscale.bench.runs", 5);
+        final int runs = Integer.getInteger("smoothscale.bench.runs", 10);
+        final int warmups = Integer.getInteger("smoothscale.bench.warmups", 30);
         final long timeout = Long.getLong("smoothscale.bench.kafka.timeout.s", 180L);
         final List<String> presets = Arrays.asList(System.getProperty("smoothscale.bench.presets", PRESETS).split(","));
         final StringBuilder table = new StringBuilder();
         table.append("Kafka Streams 4.4.0 HighAvailabilityTaskAssignor vs smoothscale kip441 (seed ").append(seed)
-            .append("; ours: median of ").append(runs).append(" runs after as many warm-ups; native: mean of ").append(runs)
-            .append(" runs after as many warm-ups; Kafka: median of up to 3 runs, a run with a ").append(timeout)
+            .append("; ours: median of ").append(runs).append(" runs after ").append(warmups)
+            .append(" warm-ups; native: mean of ").append(runs).append(" runs after as many warm-ups; Kafka: median of up to 3 runs, a run with a ").append(timeout)
             .append(" s deadline)\n\n")
             .append("| preset | Kafka HATA | ours through the adapter | of which Kafka's accessors | "
                 + "NativeBridge.assign | native core | Kafka / ours | ours / native | ours without Kafka's accessors / native "
@@ -91,10 +93,10 @@ public final class AssignBench {
             System.out.printf("  native core: %.4f s%n", nativeS);
 
             final List<Double> bridgeTimes = new ArrayList<>();
-            for (int run = 0; run < 2 * runs; run++) {
+            for (int run = 0; run < warmups + runs; run++) {
                 final long start = System.nanoTime();
                 NativeBridge.assign("kip441", message);
-                if (run >= runs) {
+                if (run >= warmups) {
                     bridgeTimes.add((System.nanoTime() - start) / 1e9);
                 }
             }
@@ -103,14 +105,14 @@ public final class AssignBench {
 
             final List<Double> oursTimes = new ArrayList<>();
             Outcome ours = null;
-            for (int run = 0; run < 2 * runs; run++) {
+            for (int run = 0; run < warmups + runs; run++) {
                 final SpecApplicationState app = new SpecApplicationState(spec, labeling, lags);
                 app.kafkaStreamsStates(true);
                 final SmoothscaleTaskAssignor assignor = new SmoothscaleTaskAssignor();
                 final long start = System.nanoTime();
                 final var assignment = assignor.assign(app);
                 final double seconds = (System.nanoTime() - start) / 1e9;
-                if (run >= runs) {
+                if (run >= warmups) {
                     oursTimes.add(seconds);
                 }
                 ours = Outcome.of(assignment, labeling, spec.clients().size());
@@ -124,7 +126,7 @@ public final class AssignBench {
             // Time those calls alone, on fresh states, to separate Kafka's accessor cost from ours.
             final List<Double> accessorTimes = new ArrayList<>();
             long reported = 0;
-            for (int run = 0; run < 2 * runs; run++) {
+            for (int run = 0; run < warmups + runs; run++) {
                 final SpecApplicationState app = new SpecApplicationState(spec, labeling, lags);
                 final var states = app.kafkaStreamsStates(true).values();
                 final long start = System.nanoTime();
@@ -136,7 +138,7 @@ public final class AssignBench {
                         }
                     }
                 }
-                if (run >= runs) {
+                if (run >= warmups) {
                     accessorTimes.add((System.nanoTime() - start) / 1e9);
                 }
             }
