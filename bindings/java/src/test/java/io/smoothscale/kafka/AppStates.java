@@ -2,6 +2,7 @@ package io.smoothscale.kafka;
 
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -11,14 +12,17 @@ import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.UUID;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.streams.processor.TaskId;
 import org.apache.kafka.streams.processor.assignment.ApplicationState;
 import org.apache.kafka.streams.processor.assignment.AssignmentConfigs;
 import org.apache.kafka.streams.processor.assignment.KafkaStreamsState;
 import org.apache.kafka.streams.processor.assignment.ProcessId;
 import org.apache.kafka.streams.processor.assignment.TaskInfo;
+import org.apache.kafka.streams.processor.assignment.TaskTopicPartition;
 import org.apache.kafka.streams.processor.internals.assignment.DefaultKafkaStreamsState;
 import org.apache.kafka.streams.processor.internals.assignment.DefaultTaskInfo;
+import org.apache.kafka.streams.processor.internals.assignment.DefaultTaskTopicPartition;
 
 /**
  * Small hand-made application states for the adapter's unit tests, built from Kafka's own
@@ -67,6 +71,11 @@ final class AppStates {
             return this;
         }
 
+        Client rack(final String rack) {
+            this.rack = Optional.of(rack);
+            return this;
+        }
+
         Client tag(final String key, final String value) {
             tags.put(key, value);
             return this;
@@ -95,6 +104,25 @@ final class AppStates {
             final TaskId t = new TaskId(subtopology, p);
             tasks.put(t, new DefaultTaskInfo(t, false, Set.of(), Set.of()));
         }
+        return this;
+    }
+
+    /**
+     * A stateless task {@code subtopology_partition} reading one source partition per entry of
+     * {@code partitionRacks} (topics {@code in-0}, {@code in-1}, …), each replicated on those racks;
+     * {@code fetches} counts Kafka's lazy rack-id fetches.
+     */
+    AppStates statelessWithRacks(final int subtopology, final int partition, final List<Set<String>> partitionRacks,
+                                 final int[] fetches) {
+        final TaskId t = new TaskId(subtopology, partition);
+        final Set<TaskTopicPartition> partitions = new HashSet<>();
+        for (int i = 0; i < partitionRacks.size(); i++) {
+            final DefaultTaskTopicPartition p = new DefaultTaskTopicPartition(new TopicPartition("in-" + i, partition),
+                true, false, () -> fetches[0]++);
+            p.annotateWithRackIds(partitionRacks.get(i));
+            partitions.add(p);
+        }
+        tasks.put(t, new DefaultTaskInfo(t, false, Set.of(), partitions));
         return this;
     }
 

@@ -136,6 +136,31 @@ class SmoothscaleTaskAssignorTest {
         assertEquals(12, standbys);
     }
 
+    /**
+     * Task 1_0 reads two partitions, on racks {r1, r2} and {r2}: only r2 holds both; task 1_1 likewise only r1.
+     * Without rack awareness kip441 deals the stateless tasks by process order (1_0 to the r1 process); with
+     * {@code min_traffic} KIP-925 puts each on the rack holding all its partitions. Racks are read only then:
+     * Kafka fetches them lazily, with an admin call.
+     */
+    @Test
+    void racksComeFromEveryInputPartitionAndOnlyWhenRackAwarenessIsOn() {
+        for (final String strategy : List.of("none", "min_traffic")) {
+            final int[] fetches = {0};
+            final AppStates s = new AppStates()
+                .statelessWithRacks(1, 0, List.of(Set.of("r1", "r2"), Set.of("r2")), fetches)
+                .statelessWithRacks(1, 1, List.of(Set.of("r1"), Set.of("r1", "r2")), fetches)
+                .configs(new AssignmentConfigs(10_000L, 2, 0, 600_000L, List.of(), OptionalInt.empty(),
+                    OptionalInt.empty(), strategy));
+            s.client(0, 1).rack("r1");
+            s.client(1, 1).rack("r2");
+            final List<KafkaStreamsAssignment> out = byProcess(assignor("kip441").assign(s.build()));
+            final boolean rackAware = strategy.equals("min_traffic");
+            assertEquals(Set.of(new TaskId(1, rackAware ? 1 : 0)), tasks(out.get(0), AssignedTask.Type.ACTIVE), strategy);
+            assertEquals(Set.of(new TaskId(1, rackAware ? 0 : 1)), tasks(out.get(1), AssignedTask.Type.ACTIVE), strategy);
+            assertEquals(rackAware, fetches[0] > 0, strategy + ": rack ids fetched " + fetches[0] + " times");
+        }
+    }
+
     @Test
     void aStateTheCoreRejectsIsATaskAssignmentExceptionNamingTheProcess() {
         final AppStates s = new AppStates().stateful(0, 2, 100);
