@@ -71,11 +71,13 @@ public final class CountApp {
     public static void main(final String[] args) throws Exception {
         final KafkaStreams streams = new KafkaStreams(topology(args[2], args[3]), config(args[0], args[1], args[4], args[5]));
         streams.setStateListener((now, before) -> {
+            Timeline.event("state", before + " " + now);
             if (now == KafkaStreams.State.RUNNING) {
                 System.out.println("RUNNING");
                 System.out.flush();
             }
         });
+        Timeline.attach(streams);
         final long lifetime = Long.parseLong(args[6]);
         Executors.newSingleThreadScheduledExecutor(r -> {
             final Thread t = new Thread(r, "lifetime");

@@ -19,6 +19,8 @@ final class Instance {
     private final List<String> command;
     private final Path logs;
     private final List<Path> logFiles = new ArrayList<>();
+    /** Timeline events the test itself saw: the moments the process was killed or stopped. */
+    private final List<String> notes = new ArrayList<>();
     private Process process;
 
     private Instance(final List<String> command, final Path logs) {
@@ -64,6 +66,7 @@ final class Instance {
 
     /** Kills the process: no clean shutdown, no commit, no leave-group. */
     void crash() throws InterruptedException {
+        notes.add("EVENT " + System.currentTimeMillis() + " killed");
         process.destroyForcibly();
         process.waitFor(30, TimeUnit.SECONDS);
     }
@@ -82,6 +85,14 @@ final class Instance {
         if (!process.waitFor(60, TimeUnit.SECONDS)) {
             crash();
         }
+        notes.add("EVENT " + System.currentTimeMillis() + " stopped");
+    }
+
+    /** This instance's timeline events (its own and the test's kills and stops), named {@code name}. */
+    List<TimelineReport.Event> events(final String name) throws IOException {
+        final List<String> lines = output();
+        lines.addAll(notes);
+        return TimelineReport.events(name, lines);
     }
 
     /** Every line every start of this instance printed. */

@@ -3,10 +3,12 @@ package io.smoothscale.kafka.e2e;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Timeout;
@@ -18,7 +20,9 @@ import org.junit.jupiter.params.provider.ValueSource;
  * {@link CountApp} instances under load; one is killed (SIGKILL: no commit, no leave-group) and later restarted
  * on the state it left; then another is stopped cleanly. Run with our {@code kip441} and with Kafka's default
  * assignor, on the same broker and the same load. Every key's committed count must equal what was produced;
- * with ours, every assignment handed to Kafka must place each task's active once.
+ * with ours, every assignment handed to Kafka must place each task's active once. The run's timeline
+ * (rebalances, restorations and the records they restored, unavailability per task) is written to
+ * {@code target/e2e/churn-ASSIGNOR.json}.
  */
 @Timeout(300)
 class LiveChurnTest {
@@ -48,6 +52,7 @@ class LiveChurnTest {
             for (final Instance instance : instances) {
                 instance.awaitRunning(Duration.ofSeconds(90));
             }
+            final long start = System.currentTimeMillis();
             load.producePhase();
             load.awaitExactCounts(Duration.ofSeconds(60));
             instances.get(0).crash();
@@ -59,8 +64,16 @@ class LiveChurnTest {
             instances.get(1).stop();
             load.producePhase();
             load.awaitExactCounts(Duration.ofSeconds(90));
+            final long end = System.currentTimeMillis();
+            final List<TimelineReport.Event> events = new ArrayList<>();
+            for (int i = 0; i < instances.size(); i++) {
+                events.addAll(instances.get(i).events("i" + i));
+            }
+            final Path report = Path.of("target", "e2e", "churn-" + assignor + ".json");
+            TimelineReport.write(report, "3 instances; i0 killed, restarted; i1 stopped", assignor, events, start, end,
+                IntStream.range(0, Workload.PARTITIONS).mapToObj(p -> "0_" + p).toList());
             System.out.println("live churn (" + assignor + "): " + load.producedTotal()
-                + " records counted exactly once through a crash, a restart and a graceful stop");
+                + " records counted exactly once through a crash, a restart and a graceful stop; timeline in " + report);
         } finally {
             for (final Instance instance : instances) {
                 instance.stop();

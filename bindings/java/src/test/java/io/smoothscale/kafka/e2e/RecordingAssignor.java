@@ -70,7 +70,7 @@ public final class RecordingAssignor implements TaskAssignor {
         REBALANCES.add(r);
         System.out.println("ASSIGNMENT one-active=" + r.oneActivePerTask() + " warm-ups=" + r.warmups()
             + " followup=" + r.followup());
-        System.out.flush();
+        Timeline.event("assignment", "warm-ups=" + r.warmups() + " followup=" + r.followup());
         return out;
     }
 
