@@ -545,6 +545,32 @@ fn within_share(
     })
 }
 
+/// The stateless dealing's invariant (kip441's rule, which the learner
+/// keeps): each stateless task goes to a staying client with the fewest
+/// actives per thread at the time, so no client holding a stateless active
+/// had, before its last one, more actives per thread than any staying client
+/// ends with. The draft's "within 0.5×–2× of the fair share of all actives"
+/// is not a property of that rule (five one-thread clients and a four-thread
+/// one sharing five stateless tasks leave the four-thread one none; a CI run
+/// found that input), so it is not asserted.
+fn stateless_dealt_by_load(state: &ClusterState, plan: &Plan) -> bool {
+    let all = intended(state, plan, ALL);
+    let stateless = intended(state, plan, |stateful| !stateful);
+    // Every client leaving: treated as staying, as in `within_share`.
+    let all_leaving = state.clients().iter().all(|c| c.leaving);
+    let stay: Vec<&Client> = state
+        .clients()
+        .iter()
+        .filter(|c| all_leaving || !c.leaving)
+        .collect();
+    stay.iter().filter(|j| stateless[&j.id] > 0).all(|j| {
+        stay.iter().all(|i| {
+            (all[&j.id] as u64 - 1) * u64::from(i.capacity)
+                <= all[&i.id] as u64 * u64::from(j.capacity)
+        })
+    })
+}
+
 /// Stateful actives only, or all actives.
 const STATEFUL: fn(bool) -> bool = |stateful| stateful;
 const ALL: fn(bool) -> bool = |_| true;
@@ -581,9 +607,9 @@ proptest! {
     /// With every copy caught up at once, the second plan has no learner and
     /// no follow-up, leaving clients run nothing, and it is kept. Every plan
     /// on the way, counting learners at their destination, has every client
-    /// within `⌊f⌋ ..= ⌈f⌉` of its share of stateful actives and within the
-    /// design's 0.5×–2× of its share of all actives; with clients of one
-    /// thread, within `⌊F⌋ ..= ⌈F⌉` of it at the end.
+    /// within `⌊f⌋ ..= ⌈f⌉` of its share of stateful actives and its stateless
+    /// actives dealt by load ([`stateless_dealt_by_load`]); with clients of one
+    /// thread, within `⌊F⌋ ..= ⌈F⌉` of its share of all actives at the end.
     #[test]
     fn instant_catch_up_converges_within_the_fair_share(state in learner_cluster()) {
         let mut state = state;
@@ -591,7 +617,7 @@ proptest! {
         let replay = smoothscale::wire::state_to_json(&state);
         for round in 0..2 {
             prop_assert!(within_share(&state, &plan, STATEFUL, |f| f, |f| f), "round {round}\n{replay}");
-            prop_assert!(within_share(&state, &plan, ALL, |f| f / 2.0, |f| 2.0 * f), "round {round}\n{replay}");
+            prop_assert!(stateless_dealt_by_load(&state, &plan), "round {round}\n{replay}");
             if plan.followup_when_caught_up.is_empty() {
                 break;
             }
@@ -602,7 +628,7 @@ proptest! {
         }
         prop_assert!(plan.followup_when_caught_up.is_empty(), "not converged in two rebalances\n{}", replay);
         prop_assert_eq!(plan.warmup_count(), 0);
-        prop_assert!(within_share(&state, &plan, ALL, |f| f / 2.0, |f| 2.0 * f), "{}", replay);
+        prop_assert!(stateless_dealt_by_load(&state, &plan), "{}", replay);
         if state.clients().iter().all(|c| c.capacity == 1) {
             prop_assert!(within_share(&state, &plan, ALL, |f| f, |f| f), "{}", replay);
         }

@@ -57,12 +57,32 @@ pub(super) fn keep(work: &mut Work, bounds: &Bounds) {
 
 /// Brings every client within its share of stateful actives: each task
 /// taken from a donor goes to the receiver at once when the receiver is
-/// already caught up on it, and to a new learner there otherwise.
+/// already caught up on it, and to a new learner there otherwise. When no
+/// donor has a task without a learner, a donor's learner moves to the
+/// receiver instead (the design's "move learners from heavy to light
+/// hosts"): a kept learner must not leave another client below its share.
 pub(super) fn place(work: &mut Work, bounds: &Bounds) {
     let mut index = Learnable::new(work);
     balance(work, Kind::Stateful, bounds, |w, r, is_donor| {
         match index.pick(w, r, is_donor) {
-            None => false,
+            None => match learner_to_move(w, r, is_donor) {
+                None => false,
+                Some(t) => {
+                    w.remove_learner(t);
+                    if w.owner[t] == Some(r) {
+                        index.give(w, t);
+                    } else if w.caught_up(r, t) {
+                        w.move_active(t, r);
+                        index.give(w, t);
+                    } else if w.holds(r, t) {
+                        // A standby of `t` on `r`: it cannot also learn it; the owner keeps it.
+                        index.give(w, t);
+                    } else {
+                        w.add_learner(r, t);
+                    }
+                    true
+                }
+            },
             Some(t) => {
                 index.take(w, t);
                 if w.caught_up(r, t) {
@@ -75,6 +95,26 @@ pub(super) fn place(work: &mut Work, bounds: &Bounds) {
             }
         }
     });
+}
+
+/// A learner a donor holds that receiver `r` may take over: the donor's
+/// learners, leaving donors first, then the most loaded donor, then task id.
+fn learner_to_move(
+    work: &Work,
+    r: ClientIx,
+    is_donor: &dyn Fn(&Work, ClientIx) -> bool,
+) -> Option<TaskIx> {
+    work.tasks()
+        .filter_map(|t| {
+            work.learner_of[t]
+                .filter(|&d| d != r && is_donor(work, d))
+                .map(|d| (t, d))
+        })
+        .min_by_key(|&(t, d)| {
+            let load = Load::of(work.load[STATEFUL][d], work.capacity(d));
+            (!work.leaving[d], Reverse(load), t)
+        })
+        .map(|(t, _)| t)
 }
 
 /// The tasks a receiver may learn — stateful, with an owner and no learner —

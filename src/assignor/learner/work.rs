@@ -172,6 +172,15 @@ impl<'s> Work<'s> {
         self.load[Kind::Stateful as usize][c] += 1;
     }
 
+    /// Cancels the learner of `t`: its owner keeps the task.
+    pub(super) fn remove_learner(&mut self, t: TaskIx) {
+        let c = self.learner_of[t].take().expect("a task with a learner");
+        let owner = self.owner[t].expect("a placed task");
+        self.learner[c].remove(&t);
+        self.load[Kind::Stateful as usize][c] -= 1;
+        self.load[Kind::Stateful as usize][owner] += 1;
+    }
+
     pub(super) fn add_standby(&mut self, c: ClientIx, t: TaskIx) {
         debug_assert!(!self.holds(c, t));
         self.standby[c].insert(t);
