@@ -47,7 +47,10 @@
 //!   the active at once (a learner that is ready when placed); otherwise it
 //!   gets a learner. Tasks of leaving owners are learned first, then the
 //!   receiver's least lag (a standby or an old copy), then the most loaded
-//!   owner, then task id. At most one learner per task.
+//!   owner, then task id. At most one learner per task. When no donor has a
+//!   task without a learner, a donor's learner moves to the receiver instead
+//!   (leaving donors first, then the most loaded, then task id): the design's
+//!   "move learners from heavy to light hosts".
 //! - *Kept* learners: previous learners not yet ready, on a staying client,
 //!   one per task: all of them when together they leave every client within
 //!   `⌊f⌋ ..= ⌈f⌉` (the stability rule: made again on its own outcome, a plan
