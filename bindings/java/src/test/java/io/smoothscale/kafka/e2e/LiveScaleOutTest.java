@@ -14,8 +14,9 @@ import org.apache.kafka.streams.ThreadMetadata;
 import org.apache.kafka.streams.processor.TaskId;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Our assignor inside a live Kafka Streams application on a real broker ({@link CountApp}: a keyed count with a
@@ -24,9 +25,10 @@ import org.junit.jupiter.api.Timeout;
  * caught up: kip441 warms replicas up on them (sent to Kafka as standbys, beyond the one standby per task) and
  * asks for a follow-up rebalance. At the end every key's count equals what was produced (read committed), every
  * task has one active as the instances report, and every assignment our assignor handed Kafka placed each
- * task's active once.
+ * task's active once. The same run with Kafka's default assignor (no {@code task.assignor.class}), on the same
+ * broker and load, must keep the same counts and end with one active per task.
  */
-@Timeout(240)
+@Timeout(300)
 class LiveScaleOutTest {
     private static Broker broker;
 
@@ -42,29 +44,35 @@ class LiveScaleOutTest {
         }
     }
 
-    @Test
-    void scaleOutFromTwoToFourKeepsEveryCountExactAndEveryTaskActiveOnce() throws Exception {
-        final String app = "smoothscale-e2e-" + UUID.randomUUID();
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"kip441", "kafka"})
+    void scaleOutFromTwoToFourKeepsEveryCountExactAndEveryTaskActiveOnce(final String assignor) throws Exception {
+        final String app = "smoothscale-e2e-" + assignor + "-" + UUID.randomUUID();
         final List<KafkaStreams> instances = new ArrayList<>();
+        RecordingAssignor.REBALANCES.clear();
         try (Workload load = new Workload(broker.bootstrap(), app)) {
             for (int i = 0; i < 2; i++) {
-                instances.add(start(app, load));
+                instances.add(start(app, load, assignor));
             }
             Workload.waitFor(Duration.ofSeconds(60), () -> allRunning(instances), "two instances running");
             load.producePhase();
             for (int i = 0; i < 2; i++) {
-                instances.add(start(app, load));
+                instances.add(start(app, load, assignor));
             }
             load.producePhase();
             load.awaitExactCounts(Duration.ofSeconds(90));
             Workload.waitFor(Duration.ofSeconds(60), () -> allRunning(instances) && oneActiveEach(instances),
                 "one active per task");
-            System.out.println("live scale-out: " + load.producedTotal() + " records counted exactly once; "
-                + RecordingAssignor.REBALANCES.size() + " assignments by smoothscale kip441");
+            System.out.println("live scale-out (" + assignor + "): " + load.producedTotal()
+                + " records counted exactly once; " + RecordingAssignor.REBALANCES.size() + " assignments by smoothscale");
         } finally {
             for (final KafkaStreams streams : instances) {
                 streams.close(Duration.ofSeconds(20));
             }
+        }
+        if (assignor.equals("kafka")) {
+            assertTrue(RecordingAssignor.REBALANCES.isEmpty(), "ours ran instead of Kafka's default");
+            return;
         }
         assertFalse(RecordingAssignor.REBALANCES.isEmpty(), "our assignor was never called");
         for (final RecordingAssignor.Rebalance r : RecordingAssignor.REBALANCES) {
@@ -74,10 +82,10 @@ class LiveScaleOutTest {
             "no rebalance sent warm-ups (standbys beyond one per task) with a follow-up deadline");
     }
 
-    private static KafkaStreams start(final String app, final Workload load) throws Exception {
+    private static KafkaStreams start(final String app, final Workload load, final String assignor) throws Exception {
         final String stateDir = Files.createTempDirectory("smoothscale-e2e-state").toString();
         final KafkaStreams streams = new KafkaStreams(CountApp.topology(load.input(), load.output()),
-            CountApp.config(broker.bootstrap(), app, stateDir, "kip441"));
+            CountApp.config(broker.bootstrap(), app, stateDir, assignor));
         streams.start();
         return streams;
     }
