@@ -9,8 +9,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.stream.IntStream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -25,21 +23,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * {@code target/e2e/churn-ASSIGNOR.json}.
  */
 @Timeout(300)
-class LiveChurnTest {
-    private static Broker broker;
-
-    @BeforeAll
-    static void startBroker() throws Exception {
-        broker = Broker.start();
-    }
-
-    @AfterAll
-    static void stopBroker() throws Exception {
-        if (broker != null) {
-            broker.close();
-        }
-    }
-
+class LiveChurnTest extends OnRealBroker {
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"kip441", "kafka"})
     void crashRestartAndGracefulStopKeepEveryCountExact(final String assignor) throws Exception {

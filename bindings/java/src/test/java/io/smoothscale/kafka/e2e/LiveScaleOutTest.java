@@ -12,8 +12,6 @@ import java.util.UUID;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.ThreadMetadata;
 import org.apache.kafka.streams.processor.TaskId;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -29,21 +27,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * broker and load, must keep the same counts and end with one active per task.
  */
 @Timeout(300)
-class LiveScaleOutTest {
-    private static Broker broker;
-
-    @BeforeAll
-    static void startBroker() throws Exception {
-        broker = Broker.start();
-    }
-
-    @AfterAll
-    static void stopBroker() throws Exception {
-        if (broker != null) {
-            broker.close();
-        }
-    }
-
+class LiveScaleOutTest extends OnRealBroker {
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"kip441", "kafka"})
     void scaleOutFromTwoToFourKeepsEveryCountExactAndEveryTaskActiveOnce(final String assignor) throws Exception {
