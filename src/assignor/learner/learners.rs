@@ -99,17 +99,16 @@ pub(super) fn place(work: &mut Work, bounds: &Bounds) {
 
 /// A learner a donor holds that receiver `r` may take over: the donor's
 /// learners, leaving donors first, then the most loaded donor, then task id.
+/// Reads each donor's own learner set (its first is its least id), so a call
+/// costs O(C), not a pass over every task.
 fn learner_to_move(
     work: &Work,
     r: ClientIx,
     is_donor: &dyn Fn(&Work, ClientIx) -> bool,
 ) -> Option<TaskIx> {
-    work.tasks()
-        .filter_map(|t| {
-            work.learner_of[t]
-                .filter(|&d| d != r && is_donor(work, d))
-                .map(|d| (t, d))
-        })
+    work.clients()
+        .filter(|&d| d != r && is_donor(work, d))
+        .filter_map(|d| work.learner[d].first().map(|&t| (t, d)))
         .min_by_key(|&(t, d)| {
             let load = Load::of(work.load[STATEFUL][d], work.capacity(d));
             (!work.leaving[d], Reverse(load), t)
