@@ -46,7 +46,7 @@ PROPS
     java -cp "$cp" kafka.tools.StorageTool format -t "$cluster" -c "$dir/server.properties" --standalone >"$dir/format.log" 2>&1 \
         || { cat "$dir/format.log" >&2; exit 1; }
     # setsid: the broker gets its own process group, which `stop` kills whole.
-    setsid timeout "$lifetime" java -Xmx768m -cp "$cp" kafka.Kafka "$dir/server.properties" >"$dir/broker.log" 2>&1 &
+    setsid timeout "$lifetime" java -Xmx768m -Dlog4j2.configurationFile="$here/log4j2.properties" -cp "$cp" kafka.Kafka "$dir/server.properties" >"$dir/broker.log" 2>&1 &
     echo $! >"$dir/broker.pid"
     for _ in $(seq 1 120); do
         if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then

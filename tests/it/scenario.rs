@@ -11,9 +11,11 @@ use smoothscale::sim::{
 };
 use smoothscale::{AssignmentConfig, InputError, RackAwareStrategy};
 
-const BUNDLED: [&str; 8] = [
+const BUNDLED: [&str; 10] = [
     "crash-disk-loss",
     "learner-scale-in",
+    "live-churn",
+    "live-scale-out",
     "rack-outage",
     "random-churn",
     "rolling-bounce",

@@ -74,6 +74,30 @@ impl<'a> Reader<'a> {
         Ok(out)
     }
 
+    /// A message's first eight bytes: its magic (four ASCII bytes read as a
+    /// little-endian `u32`) and its format version.
+    ///
+    /// # Errors
+    /// Another magic or version, naming both values.
+    pub fn header(&mut self, magic: u32, version: u32) -> Result<(), FormatError> {
+        let at = self.offset();
+        let got = self.u32(&|| "magic".into())?;
+        if got != magic {
+            let name = String::from_utf8_lossy(&magic.to_le_bytes()).into_owned();
+            return Err(self.error(
+                "magic",
+                at,
+                format!("must be {magic:#010x} ({name:?}), got {got:#010x}"),
+            ));
+        }
+        let at = self.offset();
+        let got = self.u32(&|| "version".into())?;
+        if got != version {
+            return Err(self.error("version", at, format!("must be {version}, got {got}")));
+        }
+        Ok(())
+    }
+
     /// One byte.
     ///
     /// # Errors

@@ -1,7 +1,7 @@
 //! The JNI entry points of `io.smoothscale.kafka.NativeBridge`. Each one
 //! converts its arguments, calls the safe Rust API of this crate, and turns
 //! an error (or a panic) into a pending `SmoothscaleException`, returning
-//! `null` / `0`; Java then throws. These four functions are the only items of
+//! `null` / `0`; Java then throws. These five functions are the only items of
 //! the crate that need `#[allow(unsafe_code)]`, for `#[no_mangle]`.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -93,6 +93,24 @@ pub extern "system" fn Java_io_smoothscale_kafka_NativeBridge_assign<'l>(
         let state = bytes(env, &state, "state")?;
         let plan = crate::assign(&strategy, &state)?;
         java_bytes(env, &plan)
+    })
+}
+
+/// `static native String checkHandout(byte[] handout)`: `null` when the
+/// assignment keeps every rule, else the violations in one line.
+#[allow(unsafe_code)]
+#[no_mangle]
+pub extern "system" fn Java_io_smoothscale_kafka_NativeBridge_checkHandout<'l>(
+    mut env: JNIEnv<'l>,
+    _class: JClass<'l>,
+    handout: JByteArray<'l>,
+) -> JString<'l> {
+    guarded(&mut env, JString::default(), |env| {
+        let handout = bytes(env, &handout, "handout")?;
+        match crate::check_handout(&handout)? {
+            None => Ok(JString::default()),
+            Some(violations) => env.new_string(violations).map_err(|e| e.to_string()),
+        }
     })
 }
 

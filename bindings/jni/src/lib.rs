@@ -13,6 +13,7 @@
 
 pub mod bytes;
 mod exports;
+pub mod handout;
 pub mod plan;
 pub mod state;
 
@@ -49,6 +50,16 @@ pub fn assign(strategy: &str, bytes: &[u8]) -> Result<Vec<u8>, String> {
             &decoded.message_index_of_task,
         ))
     })
+}
+
+/// Checks the handout message `bytes` (an assignment as Kafka Streams hands
+/// it out, [`handout`]): `Ok(None)` when it keeps every rule Kafka promises
+/// of an assignment, else `Ok(Some(violations))`, one line.
+///
+/// # Errors
+/// A malformed message, naming the field and byte offset; a panic.
+pub fn check_handout(bytes: &[u8]) -> Result<Option<String>, String> {
+    contain(|| handout::check(bytes))
 }
 
 /// The state message of the `smoothscale generate` preset `name` with `seed`

@@ -56,20 +56,7 @@ pub fn decode(bytes: &[u8]) -> Result<Decoded, String> {
 type Parts = (AssignmentConfig, Vec<Task>, Vec<Client>);
 
 fn read(r: &mut Reader<'_>) -> Result<Parts, FormatError> {
-    let at = r.offset();
-    let magic = r.u32(&|| "magic".into())?;
-    if magic != STATE_MAGIC {
-        return Err(r.error(
-            "magic",
-            at,
-            format!("must be {STATE_MAGIC:#010x} (\"SMS1\"), got {magic:#010x}"),
-        ));
-    }
-    let at = r.offset();
-    let version = r.u32(&|| "version".into())?;
-    if version != VERSION {
-        return Err(r.error("version", at, format!("must be {VERSION}, got {version}")));
-    }
+    r.header(STATE_MAGIC, VERSION)?;
     let mut config = read_config(r)?;
     let tag_count = r.count(&|| "config.rack_aware_assignment_tags".into(), 4)?;
     let mut tag_refs = Vec::with_capacity(tag_count);

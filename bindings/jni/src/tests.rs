@@ -5,7 +5,7 @@ use smoothscale::generate::{self, History, Spec};
 use smoothscale::model::{AssignmentConfig, Client, ClusterState, Lag, Task, TaskId};
 
 use crate::bytes::Reader;
-use crate::{assign, generate_preset, plan, state};
+use crate::{assign, generate_preset, handout, plan, state};
 
 fn small_state() -> ClusterState {
     let t = |p| TaskId::new(0, p);
@@ -268,4 +268,95 @@ fn unknown_strategies_and_presets_list_the_known_ones() {
 fn a_panic_is_an_error_line() {
     let text = crate::contain::<()>(|| panic!("boom\nsecond line")).unwrap_err();
     assert_eq!(text, "smoothscale panicked: boom\\nsecond line");
+}
+
+/// Twelve stateful tasks of one subtopology, as the handout lists them.
+fn handout_tasks() -> Vec<(TaskId, bool)> {
+    (0..12).map(|p| (TaskId::new(0, p), true)).collect()
+}
+
+/// Three clients, each task active on `p % 3` and a standby on `(p + 1) % 3`.
+fn handout_clients() -> Vec<(Vec<u32>, Vec<u32>)> {
+    let mut clients = vec![(Vec::new(), Vec::new()); 3];
+    for p in 0..12u32 {
+        clients[(p % 3) as usize].0.push(p);
+        clients[((p + 1) % 3) as usize].1.push(p);
+    }
+    clients
+}
+
+#[test]
+fn a_kafka_handout_with_one_active_and_one_standby_per_task_is_valid() {
+    let bytes = handout::encode(1, 2, &handout_tasks(), &handout_clients());
+    assert_eq!(handout::check(&bytes), Ok(None));
+}
+
+#[test]
+fn extra_standbys_are_warmups_within_the_budget() {
+    let mut clients = handout_clients();
+    // Two warm-ups (a task's second standby) are within max_warmup_replicas = 2 ...
+    clients[2].1.push(0);
+    clients[0].1.push(1);
+    let bytes = handout::encode(1, 2, &handout_tasks(), &clients);
+    assert_eq!(handout::check(&bytes), Ok(None));
+    // ... a third is not.
+    clients[1].1.push(2);
+    let bytes = handout::encode(1, 2, &handout_tasks(), &clients);
+    assert_eq!(
+        handout::check(&bytes),
+        Ok(Some("plan has 3 warm-ups, limit 2".into()))
+    );
+}
+
+#[test]
+fn a_handout_breaking_kafkas_rules_names_each_violation() {
+    let mut clients = handout_clients();
+    clients[2].0.push(0); // task 0_0 active on c0 and c2
+    clients[2].1.retain(|&t| t != 1); // task 0_1 loses its standby
+    clients[0].0.push(3); // c0 holds 0_3 twice as active
+    let bytes = handout::encode(1, 2, &handout_tasks(), &clients);
+    let violations = handout::check(&bytes).unwrap().unwrap();
+    assert_eq!(
+        violations,
+        "client c0 is given task 0_3 twice as active; task 0_0 is active on c0, c2; \
+         task 0_1 has 0 standbys and 0 warm-ups, expected at most 1 standbys and at least 1 counting warm-ups"
+    );
+}
+
+#[test]
+fn a_standby_of_a_stateless_task_or_on_its_active_is_a_violation() {
+    let mut tasks = handout_tasks();
+    tasks[4].1 = false;
+    let bytes = handout::encode(1, 2, &tasks, &handout_clients());
+    let violations = handout::check(&bytes).unwrap().unwrap();
+    assert!(
+        violations.contains("stateless") && violations.contains("0_4"),
+        "{violations}"
+    );
+    let mut clients = handout_clients();
+    clients[0].1.push(0); // c0 runs 0_0 and holds a standby of it
+    let bytes = handout::encode(1, 2, &handout_tasks(), &clients);
+    let violations = handout::check(&bytes).unwrap().unwrap();
+    assert!(
+        violations.starts_with("client c0 holds task 0_0"),
+        "{violations}"
+    );
+}
+
+#[test]
+fn a_malformed_handout_names_the_field_and_byte() {
+    let mut clients = handout_clients();
+    clients[1].1.push(12);
+    let bytes = handout::encode(1, 2, &handout_tasks(), &clients);
+    let err = handout::check(&bytes).unwrap_err();
+    assert!(
+        err.contains("clients[1].standby[") && err.contains("must index the 12 tasks, got 12"),
+        "{err}"
+    );
+    let err = handout::check(b"SMS1").unwrap_err();
+    assert!(err.starts_with("magic"), "{err}");
+    let mut bytes = handout::encode(1, 2, &handout_tasks(), &handout_clients());
+    bytes.push(0);
+    let err = crate::check_handout(&bytes).unwrap_err();
+    assert!(err.contains("end of message"), "{err}");
 }

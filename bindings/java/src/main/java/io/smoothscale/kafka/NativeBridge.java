@@ -30,6 +30,14 @@ public final class NativeBridge {
     public static native byte[] assign(String strategy, byte[] state);
 
     /**
+     * Checks a handout message (docs/crossing-format.md): an assignment as Kafka hands it out.
+     *
+     * @param handout the handout message
+     * @return {@code null} when the assignment keeps every rule, else its violations in one line
+     */
+    public static native String checkHandout(byte[] handout);
+
+    /**
      * The state message of a {@code smoothscale generate} preset.
      *
      * @param preset the preset name, such as {@code 10000t_1000c}

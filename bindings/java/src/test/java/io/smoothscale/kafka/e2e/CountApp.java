@@ -8,6 +8,7 @@ import java.util.Properties;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.StreamsConfig;
@@ -19,9 +20,21 @@ import org.apache.kafka.streams.kstream.Produced;
  * The end-to-end tests' stateful Streams application: a keyed count of the input topic with a changelogged
  * store, written to the output topic, exactly once, one standby. {@link #main} runs one instance as its own
  * process (so a test can kill it without a clean shutdown): it prints {@code RUNNING} when Kafka Streams is
- * running, closes cleanly when its standard input ends, and exits on its own after a lifetime.
+ * running, closes cleanly and leaves the group when its standard input ends, and exits on its own after a
+ * lifetime.
  */
 public final class CountApp {
+    /** {@code acceptable.recovery.lag}: records. */
+    static final long ACCEPTABLE_RECOVERY_LAG = 100;
+    /** {@code max.warmup.replicas}: every move of the scale-out warms up in one round (Kafka's default is 2). */
+    static final int MAX_WARMUP_REPLICAS = 12;
+    /** {@code probing.rebalance.interval.ms}: the least Kafka allows (its default is 10 minutes). */
+    static final long PROBING_MS = 60_000;
+    /** {@code session.timeout.ms}: a killed instance is noticed after this (Kafka's default is 45 s). */
+    static final int SESSION_TIMEOUT_MS = 6_000;
+    /** {@code commit.interval.ms}. */
+    static final int COMMIT_INTERVAL_MS = 100;
+
     private CountApp() {
     }
 
@@ -47,14 +60,15 @@ public final class CountApp {
         p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         p.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
         p.put(StreamsConfig.NUM_STANDBY_REPLICAS_CONFIG, 1);
-        p.put(StreamsConfig.ACCEPTABLE_RECOVERY_LAG_CONFIG, 10L);
+        p.put(StreamsConfig.ACCEPTABLE_RECOVERY_LAG_CONFIG, ACCEPTABLE_RECOVERY_LAG);
+        p.put(StreamsConfig.MAX_WARMUP_REPLICAS_CONFIG, MAX_WARMUP_REPLICAS);
+        p.put(StreamsConfig.PROBING_REBALANCE_INTERVAL_MS_CONFIG, PROBING_MS);
         p.put(StreamsConfig.STATE_DIR_CONFIG, stateDir);
         p.put(StreamsConfig.DEFAULT_KEY_SERDE_CLASS_CONFIG, Serdes.StringSerde.class);
         p.put(StreamsConfig.DEFAULT_VALUE_SERDE_CLASS_CONFIG, Serdes.StringSerde.class);
-        p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 100);
+        p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, COMMIT_INTERVAL_MS);
         p.put(StreamsConfig.GROUP_PROTOCOL_CONFIG, "classic");
-        // A killed instance is noticed after the broker's minimum session timeout, not Kafka's 45 s default.
-        p.put(StreamsConfig.consumerPrefix("session.timeout.ms"), 6_000);
+        p.put(StreamsConfig.consumerPrefix("session.timeout.ms"), SESSION_TIMEOUT_MS);
         p.put(StreamsConfig.consumerPrefix("heartbeat.interval.ms"), 1_000);
         if (!assignor.equals("kafka")) {
             p.put(StreamsConfig.TASK_ASSIGNOR_CLASS_CONFIG, RecordingAssignor.class.getName());
@@ -90,7 +104,10 @@ public final class CountApp {
                 // Standard input ends when the test asks for a clean stop.
             }
         }
-        streams.close(Duration.ofSeconds(20));
+        // A graceful stop leaves the group at once; a plain close() would not (Kafka Streams keeps its members in
+        // the group across a close), and the group would notice only after session.timeout.ms.
+        streams.close(CloseOptions.groupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP)
+            .withTimeout(Duration.ofSeconds(20)));
         System.out.println("STOPPED");
         System.exit(0);
     }

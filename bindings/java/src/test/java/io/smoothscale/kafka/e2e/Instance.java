@@ -43,6 +43,7 @@ final class Instance {
     }
 
     private void launch() throws IOException {
+        notes.add("EVENT " + System.currentTimeMillis() + " started");
         final Path log = logs.resolve("run-" + logFiles.size() + ".log");
         logFiles.add(log);
         process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
@@ -93,6 +94,16 @@ final class Instance {
         final List<String> lines = output();
         lines.addAll(notes);
         return TimelineReport.events(name, lines);
+    }
+
+    /** Whether this start of the instance is running (not killed, stopped or exited). */
+    boolean alive() {
+        return process.isAlive();
+    }
+
+    /** The lines the current start of this instance printed so far. */
+    List<String> currentOutput() throws IOException {
+        return Files.readAllLines(logFiles.get(logFiles.size() - 1));
     }
 
     /** Every line every start of this instance printed. */

@@ -1,91 +1,62 @@
 package io.smoothscale.kafka.e2e;
 
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.file.Files;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
-import java.util.UUID;
-import org.apache.kafka.streams.KafkaStreams;
-import org.apache.kafka.streams.ThreadMetadata;
+import java.util.Map;
 import org.apache.kafka.streams.processor.TaskId;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Our assignor inside a live Kafka Streams application on a real broker ({@link CountApp}: a keyed count with a
- * changelogged store over 12 input partitions, one standby, exactly-once), scaled out from 2 to 4 instances in
- * this JVM while a producer writes. {@code acceptable.recovery.lag} is 10 records, so the new instances are not
- * caught up: kip441 warms replicas up on them (sent to Kafka as standbys, beyond the one standby per task) and
- * asks for a follow-up rebalance. At the end every key's count equals what was produced (read committed), every
- * task has one active as the instances report, and every assignment our assignor handed Kafka placed each
- * task's active once. The same run with Kafka's default assignor (no {@code task.assignor.class}), on the same
- * broker and load, must keep the same counts and end with one active per task.
+ * Scale-out from 2 to 4 instances on a real broker while a producer writes ({@link LiveRun}: {@link CountApp} as
+ * processes, 12 stateful tasks, one standby, exactly-once). The newcomers start without state, so a KIP-441
+ * assignor gives them warm-ups (sent as standbys) and no actives, and asks for a follow-up; at a later rebalance
+ * (the cooperative protocol's second round, when a warm-up has caught up by then, or the probing rebalance one
+ * interval later) caught-up warm-ups become actives, until every instance runs 3 tasks. Run with our
+ * {@code kip441} and with Kafka's default assignor on the same broker and load; both must keep every count exact,
+ * every assignment valid and reach 3 actives each; ours must move actives to the newcomers only that way.
  */
-@Timeout(300)
+@Timeout(240)
 class LiveScaleOutTest extends OnRealBroker {
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"kip441", "kafka"})
-    void scaleOutFromTwoToFourKeepsEveryCountExactAndEveryTaskActiveOnce(final String assignor) throws Exception {
-        final String app = "smoothscale-e2e-" + assignor + "-" + UUID.randomUUID();
-        final List<KafkaStreams> instances = new ArrayList<>();
-        RecordingAssignor.REBALANCES.clear();
-        try (Workload load = new Workload(broker.bootstrap(), app)) {
-            for (int i = 0; i < 2; i++) {
-                instances.add(start(app, load, assignor));
+    void scaleOutFromTwoToFourWarmsUpThenMovesActivesOver(final String assignor) throws Exception {
+        try (LiveRun run = new LiveRun("scale-out", assignor, broker.bootstrap(), 2)) {
+            run.hold(Duration.ofSeconds(5));
+            run.scaleOut(2);
+            run.awaitSettledAndValid();
+            Workload.waitFor(Duration.ofMillis(CountApp.PROBING_MS + 40_000), () -> balanced(run),
+                "3 actives on each of the 4 instances");
+            run.hold(Duration.ofSeconds(3));
+            run.finish();
+            if (assignor.equals("kafka")) {
+                return;
             }
-            Workload.waitFor(Duration.ofSeconds(60), () -> allRunning(instances), "two instances running");
-            load.producePhase();
-            for (int i = 0; i < 2; i++) {
-                instances.add(start(app, load, assignor));
-            }
-            load.producePhase();
-            load.awaitExactCounts(Duration.ofSeconds(90));
-            Workload.waitFor(Duration.ofSeconds(60), () -> allRunning(instances) && oneActiveEach(instances),
-                "one active per task");
-            System.out.println("live scale-out (" + assignor + "): " + load.producedTotal()
-                + " records counted exactly once; " + RecordingAssignor.REBALANCES.size() + " assignments by smoothscale");
-        } finally {
-            for (final KafkaStreams streams : instances) {
-                streams.close(Duration.ofSeconds(20));
+            final List<TimelineReport.Event> events = run.events();
+            final long warmed = events.stream().filter(e -> e.kind().equals("assignment") && e.at() > run.firstScripted()
+                && e.fields().contains("followup=true") && !e.fields().startsWith("warm-ups=0 ")).findFirst()
+                .orElseThrow(() -> new AssertionError("no assignment sent warm-ups with a follow-up")).at();
+            for (final String newcomer : List.of("i2", "i3")) {
+                final long firstActive = events.stream().filter(e -> e.instance().equals(newcomer)
+                    && e.kind().equals("tasks") && !e.fields().startsWith("active= ")).findFirst().orElseThrow().at();
+                assertTrue(events.stream().anyMatch(e -> e.instance().equals(newcomer) && e.kind().equals("tasks")
+                    && e.at() < firstActive && !e.fields().endsWith("standby=")), newcomer + " had no warm-up first");
+                assertTrue(events.stream().anyMatch(e -> e.kind().equals("assignment") && e.at() > warmed
+                    && e.at() < firstActive), newcomer + " ran an active before a follow-up rebalance");
             }
         }
-        if (assignor.equals("kafka")) {
-            assertTrue(RecordingAssignor.REBALANCES.isEmpty(), "ours ran instead of Kafka's default");
-            return;
-        }
-        assertFalse(RecordingAssignor.REBALANCES.isEmpty(), "our assignor was never called");
-        for (final RecordingAssignor.Rebalance r : RecordingAssignor.REBALANCES) {
-            assertTrue(r.oneActivePerTask(), "not one active per task: " + r.assignment().assignment());
-        }
-        assertTrue(RecordingAssignor.REBALANCES.stream().anyMatch(r -> r.warmups() > 0 && r.followup()),
-            "no rebalance sent warm-ups (standbys beyond one per task) with a follow-up deadline");
     }
 
-    private static KafkaStreams start(final String app, final Workload load, final String assignor) throws Exception {
-        final String stateDir = Files.createTempDirectory("smoothscale-e2e-state").toString();
-        final KafkaStreams streams = new KafkaStreams(CountApp.topology(load.input(), load.output()),
-            CountApp.config(broker.bootstrap(), app, stateDir, assignor));
-        streams.start();
-        return streams;
-    }
-
-    private static boolean allRunning(final List<KafkaStreams> instances) {
-        return instances.stream().allMatch(s -> s.state() == KafkaStreams.State.RUNNING);
-    }
-
-    /** Every task is active on exactly one instance, as the instances themselves report. */
-    private static boolean oneActiveEach(final List<KafkaStreams> instances) {
-        final List<TaskId> actives = new ArrayList<>();
-        for (final KafkaStreams s : instances) {
-            for (final ThreadMetadata t : s.metadataForLocalThreads()) {
-                t.activeTasks().forEach(task -> actives.add(task.taskId()));
-            }
+    /** Every live instance reports 3 active tasks. */
+    private static boolean balanced(final LiveRun run) {
+        try {
+            final Map<String, List<TaskId>> actives = run.actives();
+            return actives.size() == 4 && actives.values().stream().allMatch(a -> a.size() == 3);
+        } catch (final java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
         }
-        return actives.size() == Workload.PARTITIONS && new HashSet<>(actives).size() == Workload.PARTITIONS;
     }
 }

@@ -1,58 +1,52 @@
 package io.smoothscale.kafka.e2e;
 
+import io.smoothscale.kafka.HandoutCheck;
 import io.smoothscale.kafka.SmoothscaleTaskAssignor;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeMap;
+import org.apache.kafka.clients.consumer.ConsumerPartitionAssignor.Assignment;
 import org.apache.kafka.clients.consumer.ConsumerPartitionAssignor.GroupAssignment;
 import org.apache.kafka.clients.consumer.ConsumerPartitionAssignor.GroupSubscription;
+import org.apache.kafka.clients.consumer.ConsumerPartitionAssignor.Subscription;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.streams.processor.TaskId;
 import org.apache.kafka.streams.processor.assignment.ApplicationState;
 import org.apache.kafka.streams.processor.assignment.KafkaStreamsAssignment;
 import org.apache.kafka.streams.processor.assignment.KafkaStreamsAssignment.AssignedTask;
+import org.apache.kafka.streams.processor.assignment.ProcessId;
 import org.apache.kafka.streams.processor.assignment.TaskAssignor;
+import org.apache.kafka.streams.processor.assignment.TaskInfo;
+import org.apache.kafka.streams.processor.assignment.TaskTopicPartition;
+import org.apache.kafka.streams.processor.internals.assignment.AssignmentInfo;
+import org.apache.kafka.streams.processor.internals.assignment.SubscriptionInfo;
 
 /**
- * Kafka Streams' {@code task.assignor.class} in the end-to-end tests: our {@link SmoothscaleTaskAssignor},
- * recording every assignment it hands to the group leader (with the tasks that existed) so the test can check
- * them after the run, and printing one line per assignment ({@code ASSIGNMENT one-active=… warm-ups=…
- * followup=…}) for instances that run as their own processes.
+ * Kafka Streams' {@code task.assignor.class} in the end-to-end tests: our {@link SmoothscaleTaskAssignor}, plus
+ * timeline events per rebalance on the group leader's standard output. {@code assignment warm-ups=… followup=…}
+ * says what our assignor returned; with {@code kip441}, {@code kafka-agreement} says whether Kafka's own
+ * assignor gives the same plan for the same live state ({@link KafkaAgreement}); {@code handout valid …} or
+ * {@code handout invalid: …} is the check, with
+ * {@link HandoutCheck}, of what Kafka then handed to the members: every consumer's assignment, decoded from the
+ * bytes Kafka sends it and gathered by process. A task the cooperative protocol holds back for one round (its
+ * partitions are still owned by another process, which must give them up first) is checked on the process the
+ * assignor chose and counted as {@code deferred}; any other task without an active is a violation.
  */
 public final class RecordingAssignor implements TaskAssignor {
-    /** One rebalance: the application's tasks and the assignment returned for them. */
-    record Rebalance(List<TaskId> tasks, TaskAssignment assignment) {
-        /** Every task of the application is active on exactly one process. */
-        boolean oneActivePerTask() {
-            final Map<TaskId, Integer> actives = new HashMap<>();
-            for (final KafkaStreamsAssignment a : assignment.assignment()) {
-                for (final AssignedTask t : a.tasks().values()) {
-                    if (t.type() == AssignedTask.Type.ACTIVE) {
-                        actives.merge(t.id(), 1, Integer::sum);
-                    }
-                }
-            }
-            return actives.keySet().equals(new HashSet<>(tasks)) && actives.values().stream().allMatch(n -> n == 1);
-        }
+    /** The tasks and replica settings of the last rebalance this JVM led, for the check that follows it. */
+    private static volatile Pending pending;
 
-        /** Standby tasks beyond {@code standbysPerTask} per stateful task: the warm-ups (all tasks are stateful here). */
-        long warmups() {
-            final long standbys = assignment.assignment().stream().flatMap(a -> a.tasks().values().stream())
-                .filter(t -> t.type() == AssignedTask.Type.STANDBY).count();
-            return Math.max(0, standbys - tasks.size());
-        }
-
-        /** A follow-up rebalance was asked for. */
-        boolean followup() {
-            return assignment.assignment().stream().anyMatch(a -> a.followupRebalanceDeadline().isPresent());
-        }
+    private record Pending(Map<TaskId, Boolean> tasks, int standbys, int warmups, Map<TaskId, ProcessId> activeOn,
+                           Map<TopicPartition, TaskId> sources) {
     }
 
-    /** Every rebalance this JVM's leaders computed, in order. */
-    static final List<Rebalance> REBALANCES = new CopyOnWriteArrayList<>();
-
     private final SmoothscaleTaskAssignor delegate = new SmoothscaleTaskAssignor();
+    private String strategy = "kip441";
 
     /** Kafka Streams creates the assignor reflectively. */
     public RecordingAssignor() {
@@ -61,16 +55,44 @@ public final class RecordingAssignor implements TaskAssignor {
     @Override
     public void configure(final Map<String, ?> configs) {
         delegate.configure(configs);
+        if (configs.get("smoothscale.strategy") instanceof String name) {
+            strategy = name;
+        }
     }
 
     @Override
     public TaskAssignment assign(final ApplicationState applicationState) {
         final TaskAssignment out = delegate.assign(applicationState);
-        final Rebalance r = new Rebalance(applicationState.allTasks().keySet().stream().sorted().toList(), out);
-        REBALANCES.add(r);
-        System.out.println("ASSIGNMENT one-active=" + r.oneActivePerTask() + " warm-ups=" + r.warmups()
-            + " followup=" + r.followup());
-        Timeline.event("assignment", "warm-ups=" + r.warmups() + " followup=" + r.followup());
+        final Map<TaskId, Boolean> tasks = new TreeMap<>();
+        final Map<TopicPartition, TaskId> sources = new HashMap<>();
+        for (final TaskInfo t : applicationState.allTasks().values()) {
+            tasks.put(t.id(), t.isStateful());
+            t.topicPartitions().stream().filter(TaskTopicPartition::isSource)
+                .forEach(tp -> sources.put(tp.topicPartition(), t.id()));
+        }
+        final Map<TaskId, ProcessId> activeOn = new HashMap<>();
+        for (final KafkaStreamsAssignment a : out.assignment()) {
+            a.tasks().values().stream().filter(t -> t.type() == AssignedTask.Type.ACTIVE)
+                .forEach(t -> activeOn.put(t.id(), a.processId()));
+        }
+        pending = new Pending(tasks, applicationState.assignmentConfigs().numStandbyReplicas(),
+            applicationState.assignmentConfigs().maxWarmupReplicas(), activeOn, sources);
+        long standbys = 0;
+        boolean followup = false;
+        for (final KafkaStreamsAssignment a : out.assignment()) {
+            standbys += a.tasks().values().stream().filter(t -> t.type() == AssignedTask.Type.STANDBY).count();
+            followup |= a.followupRebalanceDeadline().isPresent();
+        }
+        final long stateful = tasks.values().stream().filter(s -> s).count();
+        final long wanted = stateful * Math.min(pending.standbys(), out.assignment().size() - 1);
+        Timeline.event("assignment", "warm-ups=" + Math.max(0, standbys - wanted) + " followup=" + followup);
+        if (strategy.equals("kip441")) {
+            try {
+                Timeline.event("kafka-agreement", KafkaAgreement.check(applicationState, out));
+            } catch (final RuntimeException e) {
+                Timeline.event("kafka-agreement", "error: " + e);
+            }
+        }
         return out;
     }
 
@@ -78,5 +100,42 @@ public final class RecordingAssignor implements TaskAssignor {
     public void onAssignmentComputed(final GroupAssignment assignment, final GroupSubscription subscription,
                                      final AssignmentError error) {
         delegate.onAssignmentComputed(assignment, subscription, error);
+        final Pending p = pending;
+        if (p == null || error != AssignmentError.NONE) {
+            Timeline.event("handout", "skipped error=" + error);
+            return;
+        }
+        final Map<ProcessId, List<List<TaskId>>> byProcess = new TreeMap<>();
+        final Map<TaskId, ProcessId> ownedBy = new HashMap<>();
+        for (final Map.Entry<String, Assignment> member : assignment.groupAssignment().entrySet()) {
+            final Subscription s = subscription.groupSubscription().get(member.getKey());
+            final ProcessId process = SubscriptionInfo.decode(s.userData().duplicate()).processId();
+            s.ownedPartitions().stream().map(p.sources()::get).filter(Objects::nonNull)
+                .forEach(t -> ownedBy.put(t, process));
+            final AssignmentInfo info = AssignmentInfo.decode(member.getValue().userData().duplicate());
+            final List<List<TaskId>> held = byProcess.computeIfAbsent(process,
+                k -> List.of(new ArrayList<>(), new ArrayList<>()));
+            held.get(0).addAll(info.activeTasks());
+            held.get(1).addAll(info.standbyTasks().keySet());
+        }
+        // The cooperative protocol hands a moving task to its new owner only in the next round, once the old one
+        // has given up its partitions: such a task is checked where the assignor put it.
+        final Set<TaskId> handed = new HashSet<>();
+        byProcess.values().forEach(held -> handed.addAll(held.get(0)));
+        int deferred = 0;
+        for (final Map.Entry<TaskId, ProcessId> planned : p.activeOn().entrySet()) {
+            final ProcessId owner = ownedBy.get(planned.getKey());
+            if (!handed.contains(planned.getKey()) && owner != null && !owner.equals(planned.getValue())
+                && byProcess.containsKey(planned.getValue())) {
+                // Meanwhile the new owner keeps its copy as a standby.
+                byProcess.get(planned.getValue()).get(1).remove(planned.getKey());
+                byProcess.get(planned.getValue()).get(0).add(planned.getKey());
+                deferred++;
+            }
+        }
+        final HandoutCheck check = new HandoutCheck(p.standbys(), p.warmups(), p.tasks());
+        byProcess.values().forEach(held -> check.client(held.get(0), held.get(1)));
+        Timeline.event("handout", check.violations().map(v -> "invalid: " + v)
+            .orElse("valid processes=" + byProcess.size() + " deferred=" + deferred));
     }
 }

@@ -72,6 +72,19 @@ public final class Labeling {
         return new Labeling(ids, null, spec.tasks());
     }
 
+    /**
+     * The labeling of a live state: its real process ids, in rank order, and plain task ids.
+     *
+     * @param spec the state
+     * @param processIds the process id of each client rank
+     */
+    public static Labeling of(final AppSpec spec, final List<ProcessId> processIds) {
+        if (processIds.size() != spec.clients().size()) {
+            throw new IllegalArgumentException(processIds.size() + " process ids for " + spec.clients().size() + " clients");
+        }
+        return new Labeling(processIds, null, spec.tasks());
+    }
+
     /** The process id of the client of this rank. */
     public ProcessId processId(final int rank) {
         return processIds.get(rank);

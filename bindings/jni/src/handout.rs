@@ -1,0 +1,184 @@
+//! The handout message (Java → Rust, `docs/crossing-format.md`): an
+//! assignment as Kafka Streams hands it to its members, whoever computed it
+//! (our adapter or Kafka's own assignor), checked with
+//! `smoothscale::validate`.
+//!
+//! Kafka has two replica kinds where the core has three: a warm-up travels
+//! as a standby. So each task's standbys are read in client order, the first
+//! `min(num_standby_replicas, clients − 1)` as standbys and any further ones
+//! as warm-ups, and the plan is held to what Kafka promises of any assignor
+//! it runs: one active per task, no client holding a task twice, replicas
+//! only of stateful tasks, at least the configured standbys per stateful task
+//! (warm-ups standing in) and at most `max_warmup_replicas` warm-ups.
+
+use smoothscale::model::{AssignmentConfig, Client, ClusterState, Plan, Task, TaskId};
+use smoothscale::{validate, Claims};
+
+use crate::bytes::{FormatError, Reader, Writer};
+use crate::state::{client_id, VERSION};
+
+/// "SMSH" as a little-endian `u32`: the first four bytes of a handout message.
+pub const HANDOUT_MAGIC: u32 = u32::from_le_bytes(*b"SMSH");
+
+/// What Kafka Streams promises of an assignment, whichever assignor made it.
+pub const KAFKA_CLAIMS: Claims = Claims {
+    standby_count: true,
+    warmup_budget: true,
+    resource_capacity: false,
+    warmups_stand_in: true,
+};
+
+/// A decoded handout: the state it is checked against and the plan, with
+/// replicas named twice on one client (which a plan's sets cannot hold)
+/// reported apart.
+struct Handout {
+    state: ClusterState,
+    plan: Plan,
+    repeated: Vec<String>,
+}
+
+/// Checks the handout message `bytes`: `Ok(None)` when the assignment keeps
+/// every rule, `Ok(Some(violations))` (one line, `; `-separated) when not.
+///
+/// # Errors
+/// A malformed message (naming the field and byte offset) or one that is
+/// not a valid state.
+pub fn check(bytes: &[u8]) -> Result<Option<String>, String> {
+    let handout = decode(bytes)?;
+    let mut found = handout.repeated;
+    if let Err(violations) = validate(&handout.state, &handout.plan, KAFKA_CLAIMS) {
+        found.extend(violations.iter().map(ToString::to_string));
+    }
+    Ok((!found.is_empty()).then(|| found.join("; ")))
+}
+
+fn decode(bytes: &[u8]) -> Result<Handout, String> {
+    let mut r = Reader::new(bytes);
+    let (config, tasks, held) = read(&mut r).map_err(|e| e.to_string())?;
+    let n = held.len();
+    let clients = (0..n).map(|i| Client::new(client_id(i, n), 1)).collect();
+    let ids: Vec<TaskId> = tasks.iter().map(|t| t.id).collect();
+    let expected = (config.num_standby_replicas as usize).min(n.saturating_sub(1));
+    let state = ClusterState::new(config, tasks, clients).map_err(|e| e.to_string())?;
+    let mut plan = Plan::default();
+    let mut standbys_seen = vec![0usize; ids.len()];
+    let mut repeated = Vec::new();
+    for (i, (active, standby)) in held.into_iter().enumerate() {
+        let id = client_id(i, n);
+        let cp = plan.clients.entry(id.clone()).or_default();
+        for t in active {
+            if !cp.active.insert(ids[t]) {
+                repeated.push(format!(
+                    "client {id} is given task {} twice as active",
+                    ids[t]
+                ));
+            }
+        }
+        for t in standby {
+            let task = ids[t];
+            if cp.standby.contains(&task) || cp.warmup.contains(&task) {
+                repeated.push(format!("client {id} is given task {task} twice as standby"));
+            } else if standbys_seen[t] < expected {
+                cp.standby.insert(task);
+                standbys_seen[t] += 1;
+            } else {
+                cp.warmup.insert(task);
+            }
+        }
+    }
+    Ok(Handout {
+        state,
+        plan,
+        repeated,
+    })
+}
+
+/// Per client, the task indices it is given as active and as standby.
+type Held = Vec<(Vec<usize>, Vec<usize>)>;
+
+fn read(r: &mut Reader<'_>) -> Result<(AssignmentConfig, Vec<Task>, Held), FormatError> {
+    r.header(HANDOUT_MAGIC, VERSION)?;
+    let config = AssignmentConfig {
+        num_standby_replicas: r.u32(&|| "num_standby_replicas".into())?,
+        max_warmup_replicas: r.u32(&|| "max_warmup_replicas".into())?,
+        ..AssignmentConfig::default()
+    };
+    let task_count = r.count(&|| "tasks".into(), 9)?;
+    let mut tasks = Vec::with_capacity(task_count);
+    for i in 0..task_count {
+        let field = |name: &str| format!("tasks[{i}].{name}");
+        let id = TaskId::new(
+            r.u32(&|| field("subtopology"))?,
+            r.u32(&|| field("partition"))?,
+        );
+        let at = r.offset();
+        tasks.push(match r.u8(&|| field("stateful"))? {
+            0 => Task::stateless(id),
+            1 => Task::stateful(id, 0),
+            other => {
+                return Err(r.error(
+                    field("stateful"),
+                    at,
+                    format!("must be 0 or 1, got {other}"),
+                ))
+            }
+        });
+    }
+    let client_count = r.count(&|| "clients".into(), 8)?;
+    let mut held = Vec::with_capacity(client_count);
+    for i in 0..client_count {
+        let mut lists = [Vec::new(), Vec::new()];
+        for (name, list) in ["active", "standby"].into_iter().zip(&mut lists) {
+            let field = || format!("clients[{i}].{name}");
+            let n = r.count(&field, 4)?;
+            for k in 0..n {
+                let at = r.offset();
+                let f = || format!("clients[{i}].{name}[{k}]");
+                let t = r.u32(&f)?;
+                match usize::try_from(t).ok().filter(|&t| t < task_count) {
+                    Some(t) => list.push(t),
+                    None => {
+                        return Err(r.error(
+                            f(),
+                            at,
+                            format!("must index the {task_count} tasks, got {t}"),
+                        ))
+                    }
+                }
+            }
+        }
+        let [active, standby] = lists;
+        held.push((active, standby));
+    }
+    r.finish()?;
+    Ok((config, tasks, held))
+}
+
+/// Encodes a handout (tests): `tasks` as `(id, stateful)`, and per client
+/// the indices into `tasks` it holds as active and as standby.
+pub fn encode(
+    num_standby_replicas: u32,
+    max_warmup_replicas: u32,
+    tasks: &[(TaskId, bool)],
+    clients: &[(Vec<u32>, Vec<u32>)],
+) -> Vec<u8> {
+    let mut w = Writer::with_capacity(24 + 9 * tasks.len() + 8 * clients.len());
+    w.u32(HANDOUT_MAGIC);
+    w.u32(VERSION);
+    w.u32(num_standby_replicas);
+    w.u32(max_warmup_replicas);
+    w.count(tasks.len());
+    for (id, stateful) in tasks {
+        w.u32(id.subtopology);
+        w.u32(id.partition);
+        w.u8(u8::from(*stateful));
+    }
+    w.count(clients.len());
+    for (active, standby) in clients {
+        for list in [active, standby] {
+            w.count(list.len());
+            list.iter().for_each(|&t| w.u32(t));
+        }
+    }
+    w.into_bytes()
+}
