@@ -221,7 +221,9 @@ fn chart(scenario: &str, series: &TimeSeries, results: &[RunResult]) -> Result<S
         legend(&legend_area, results).map_err(|e| e.to_string())?;
         root.present().map_err(|e| e.to_string())?;
     }
-    Ok(dash_lines(svg, results.len()))
+    // Plotters writes `opacity="1"` (the default) after `fill="none"` on every
+    // line, which ImageMagick draws as a filled polygon: leave it out.
+    Ok(dash_lines(svg, results.len()).replace(" opacity=\"1\"", ""))
 }
 
 /// The colour of the `i`-th strategy: Tableau's ten, then the same darkened
@@ -330,6 +332,10 @@ mod tests {
             assert!(svg.contains("scale-out: "));
             // Labels are plain SVG text with a generic family: no font embedded.
             assert!(svg.contains("font-family=\"sans-serif\""));
+            // ImageMagick's renderer fills a `fill="none"` polyline that
+            // also carries `opacity`: every line would draw as a black
+            // polygon. Opacity 1 is SVG's default, so none is written.
+            assert!(!svg.contains("opacity"), "{}", plot.file_name);
         }
         assert!(plots[0].svg.contains("(tasks)"));
         assert!(plots[2].svg.contains("(tasks/thread)"));

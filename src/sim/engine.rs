@@ -414,7 +414,7 @@ impl Run<'_> {
         match &self.scenario.events[i].kind {
             EventKind::ScaleOut { count } => {
                 for _ in 0..*count {
-                    self.world.add_client();
+                    self.world.add_client(now);
                 }
                 *count > 0
             }
@@ -517,7 +517,7 @@ impl Run<'_> {
                 self.rejoin(c)
             }
             ChurnKind::ScaleOut => {
-                self.world.add_client();
+                self.world.add_client(self.now);
                 true
             }
             ChurnKind::ScaleIn if members.len() > 1 => {
@@ -593,6 +593,7 @@ impl Run<'_> {
             return false;
         }
         self.world.clients[c].status = Status::Member;
+        self.world.clients[c].up_since = self.now;
         true
     }
 
@@ -709,15 +710,22 @@ impl Run<'_> {
         max - min
     }
 
-    /// Deletes stores released longer ago than the cleanup delay.
+    /// Deletes stores released longer ago than the cleanup delay, as Kafka
+    /// Streams' state directory cleaner does: only inside a running member
+    /// (a crashed, bounced or departed client deletes nothing, and a
+    /// restarted one keeps its stores on disk and reports them), and not
+    /// before the cleaner's first pass, one delay after the client started.
     fn cleanup_stores(&mut self) {
         let delay = self.settings.state_cleanup_delay;
         let now = self.now;
+        let due = |since: SimTime| since.checked_after(delay).is_some_and(|at| at <= now);
         for client in &mut self.world.clients {
-            client.stores.retain(|_, s| {
-                s.released_at
-                    .is_none_or(|at| at.checked_after(delay).is_none_or(|gone| gone > now))
-            });
+            if client.status != Status::Member || !due(client.up_since) {
+                continue;
+            }
+            client
+                .stores
+                .retain(|_, s| s.released_at.is_none_or(|at| !due(at)));
         }
     }
 

@@ -385,3 +385,75 @@ fn run_refuses_a_scenario_past_a_limit() {
         other => panic!("not refused as invalid: {other:?}"),
     }
 }
+
+fn crash(at_ms: u64, client: &str) -> Event {
+    Event {
+        at_ms,
+        kind: EventKind::Crash {
+            client: client.into(),
+            lose_state: false,
+        },
+    }
+}
+
+fn restart(at_ms: u64, client: &str) -> Event {
+    Event {
+        at_ms,
+        kind: EventKind::Restart {
+            client: client.into(),
+        },
+    }
+}
+
+/// Kafka's state directory cleaner runs only inside a running instance, so
+/// a store survives any time its client is down. One task of 1,000,000
+/// records on c0 alone; c0 crashes (disk kept) at 10 min and restarts at
+/// 30 min, 20 min later, past the 10-minute cleanup delay. It still has the
+/// store, at the changelog's end (no writes), so it restores nothing: the
+/// task is down from the crash to the restart, 1,200 s, not 1,200 s plus
+/// 1,000 s of restoring at 1,000 records/s.
+#[test]
+fn a_down_clients_stores_outlive_the_cleanup_delay() {
+    let mut s = scenario(
+        1,
+        vec![stateful(1, 1_000_000, 0)],
+        vec![crash(600_000, "c0"), restart(1_800_000, "c0")],
+    );
+    s.config.num_standby_replicas = 0;
+    let r = run(&s, assignor::by_name("kip441").unwrap(), 1).unwrap();
+    assert_eq!(r.outcome, Outcome::Completed);
+    assert_eq!(r.metrics.restored_active_records.get(), 0);
+    assert_eq!(r.metrics.max_outage_ms.get(), 1_200_000);
+}
+
+/// The cleaner's first pass comes one cleanup delay after the client
+/// started. c0 runs the task of 1,000,000 records; it crashes (disk kept) at
+/// 10 min, the group notices 45 s later and c1 restores the task (1,000 s).
+/// c0 restarts at 30 min; sticky leaves the task on c1, so c0's store is
+/// released (since 10 min 45 s) but kept until c0's cleaner first runs, at
+/// 40 min. When c1 crashes at 35 min, c0 takes the task over with its store
+/// and restores nothing more; when c1 crashes at 45 min, the store is gone
+/// and c0 restores all 1,000,000 records again.
+#[test]
+fn a_restarted_clients_cleaner_first_runs_one_delay_after_the_restart() {
+    for (c1_crash_ms, restored) in [(2_100_000, 1_000_000), (2_700_000, 2_000_000)] {
+        let mut s = scenario(
+            2,
+            vec![stateful(1, 1_000_000, 0)],
+            vec![
+                crash(600_000, "c0"),
+                restart(1_800_000, "c0"),
+                crash(c1_crash_ms, "c1"),
+            ],
+        );
+        s.duration_ms = 2 * 3_600_000;
+        s.config.num_standby_replicas = 0;
+        let r = run(&s, assignor::by_name("sticky").unwrap(), 1).unwrap();
+        assert_eq!(r.outcome, Outcome::Completed, "c1 crashes at {c1_crash_ms}");
+        assert_eq!(
+            r.metrics.restored_active_records.get(),
+            restored,
+            "c1 crashes at {c1_crash_ms} ms"
+        );
+    }
+}

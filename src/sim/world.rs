@@ -44,7 +44,8 @@ pub(crate) struct Store {
     /// Milli-records of the changelog the copy holds.
     pub offset: MilliRecords,
     /// When the client stopped holding the task in any role; the store is
-    /// deleted `state_cleanup_delay` later.
+    /// deleted once that is `state_cleanup_delay` ago while the client runs
+    /// (and its cleaner has run: one delay after it started).
     pub released_at: Option<SimTime>,
 }
 
@@ -62,6 +63,9 @@ pub(crate) struct ClientSim {
     /// When the client asked to leave gracefully, while it waits for its
     /// tasks to be handed over (strategies that hand over on leave).
     pub leaving_since: Option<SimTime>,
+    /// When the client last started (created, restarted or back from a
+    /// bounce): its state cleaner first runs `state_cleanup_delay` later.
+    pub up_since: SimTime,
 }
 
 /// One task.
@@ -143,13 +147,13 @@ impl World {
             max_outage_ms: Millis::ZERO,
         };
         for _ in 0..scenario.cluster.clients {
-            world.add_client();
+            world.add_client(SimTime::new(0));
         }
         Ok(world)
     }
 
-    /// A new member `c<n>`, its rack dealt round-robin.
-    pub(crate) fn add_client(&mut self) -> usize {
+    /// A new member `c<n>` started at `now`, its rack dealt round-robin.
+    pub(crate) fn add_client(&mut self, now: SimTime) -> usize {
         let i = self.clients.len();
         self.clients.push(ClientSim {
             name: format!("c{i}"),
@@ -160,6 +164,7 @@ impl World {
             actives: BTreeSet::new(),
             replicas: BTreeSet::new(),
             leaving_since: None,
+            up_since: now,
         });
         i
     }
