@@ -27,6 +27,7 @@
 //!       "standby_moves": 0,
 //!       "rebalances": {"membership": 0, "probing": 0, "caught_up": 0, "total": 0},
 //!       "time_to_converge_s": 60.000,   // or null: never converged
+//!       "final_members": 3,             // members of the group at the end
 //!       "imbalance": {"time_weighted": 0.125, "final": 0.000},
 //!       "standby_coverage": 0.9950,     // or null: no stateful task or no standbys asked
 //!       "cross_rack_records": 0,
@@ -176,6 +177,7 @@ struct StrategyDoc<'a> {
     standby_moves: Num,
     rebalances: RebalancesDoc,
     time_to_converge_s: Option<Num>,
+    final_members: Num,
     imbalance: ImbalanceDoc,
     standby_coverage: Option<Num>,
     cross_rack_records: Num,
@@ -260,6 +262,7 @@ impl<'a> StrategyDoc<'a> {
                 total: Num(f.rebalances.total),
             },
             time_to_converge_s: opt(f.time_to_converge_s),
+            final_members: Num(f.final_members),
             imbalance: ImbalanceDoc {
                 time_weighted: opt(f.imbalance_time_weighted),
                 at_end: Num(f.imbalance_final),
@@ -630,6 +633,7 @@ pub(crate) mod fixtures {
                 probing_rebalances: 1,
                 caught_up_rebalances: 4,
                 converge_ms: Some(Millis::new(60_000)),
+                final_members: 3,
                 // 1 task/thread for a quarter of 120 s, else 0: 0.25.
                 imbalance_milli_ms: 1000 * 30_000,
                 final_imbalance_milli: 500,
@@ -768,6 +772,7 @@ mod tests {
         "total": 7
       }},
       "time_to_converge_s": 60.000,
+      "final_members": 3,
       "imbalance": {{
         "time_weighted": 0.250,
         "final": 0.500
@@ -805,6 +810,7 @@ mod tests {
         "total": 0
       }},
       "time_to_converge_s": null,
+      "final_members": 0,
       "imbalance": {{
         "time_weighted": 0.000,
         "final": 0.000

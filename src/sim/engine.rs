@@ -497,7 +497,9 @@ impl Run<'_> {
     fn churn(&mut self, e: ChurnEvent) -> bool {
         let members = self.staying_members();
         match e.kind {
-            ChurnKind::Crash if members.len() > 1 => {
+            // Churn never leaves fewer than two members: a group of one is
+            // balanced by definition and would count as converged at once.
+            ChurnKind::Crash if members.len() > 2 => {
                 let c = members[churn::pick(e.pick, members.len())];
                 self.crash(c, e.lose_state)
             }
@@ -520,7 +522,7 @@ impl Run<'_> {
                 self.world.add_client(self.now);
                 true
             }
-            ChurnKind::ScaleIn if members.len() > 1 => {
+            ChurnKind::ScaleIn if members.len() > 2 => {
                 let c = *members.last().expect("members");
                 self.scale_in(c)
             }
@@ -953,6 +955,7 @@ impl Run<'_> {
         m.restored_replica_records = replica;
         m.cross_rack_records = cross_rack;
         m.final_imbalance_milli = self.imbalance_milli;
+        m.final_members = self.world.members().len() as u64;
         // Settled before the last event (one that changed nothing): 0.
         m.converge_ms = self.settled_since.map(|s| s.since(self.last_event_ms));
         Ok(RunResult {

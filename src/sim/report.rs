@@ -143,6 +143,8 @@ pub struct Figures {
     pub rebalances: Rebalances,
     /// Seconds from the last event to a settled plan; `None`: never.
     pub time_to_converge_s: Option<Fixed>,
+    /// Members of the group at the end.
+    pub final_members: Fixed,
     /// Time-weighted imbalance (tasks per thread), `None` when no time was covered.
     pub imbalance_time_weighted: Option<Fixed>,
     /// Imbalance at the end.
@@ -207,6 +209,7 @@ impl Figures {
                 },
             },
             time_to_converge_s: m.converge_ms.map(Fixed::seconds),
+            final_members: int(m.final_members),
             imbalance_time_weighted: Fixed::ratio(
                 m.imbalance_milli_ms,
                 covered.saturating_mul(1000),
@@ -251,6 +254,7 @@ impl Figures {
             ("rebalances.caught_up", Some(b.caught_up)),
             ("rebalances.total", Some(b.total)),
             ("time_to_converge_s", self.time_to_converge_s),
+            ("final_members", Some(self.final_members)),
             ("imbalance.time_weighted", self.imbalance_time_weighted),
             ("imbalance.final", Some(self.imbalance_final)),
             ("standby_coverage", self.standby_coverage),
@@ -390,6 +394,6 @@ mod tests {
             get("max_outage_s"),
             Some(Fixed::seconds(Millis::new(6_000)))
         );
-        assert_eq!(flat.len(), 21);
+        assert_eq!(flat.len(), 22);
     }
 }

@@ -33,6 +33,8 @@ pub struct RunMetrics {
     /// for no follow-up and is balanced (active spread per thread ≤ 1) and
     /// stays so; `None` if that never happens before the end.
     pub converge_ms: Option<Millis>,
+    /// Members of the group at the end (crashed clients not counted).
+    pub final_members: u64,
     /// Σ over time of (max − min actives per thread) × 1000 × ms: divide by
     /// the duration for the time-weighted imbalance.
     pub imbalance_milli_ms: u128,

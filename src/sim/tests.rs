@@ -457,3 +457,29 @@ fn a_restarted_clients_cleaner_first_runs_one_delay_after_the_restart() {
         );
     }
 }
+
+/// Churn never shrinks the group below two members (a lone member is
+/// balanced by definition, so a collapsed group would count as converged at
+/// once). Twenty random crashes in an hour, no restarts: from three clients
+/// the first crash leaves two members, every later one does nothing. One
+/// membership rebalance (the crash, noticed), two members at the end; from
+/// two clients no crash happens at all.
+#[test]
+fn churn_never_leaves_fewer_than_two_members() {
+    for (clients, crashes, members) in [(3, 1, 2), (2, 0, 2)] {
+        let mut s = scenario(clients, vec![stateful(2, 1_000, 0)], vec![]);
+        s.churn = Some(ChurnSpec {
+            events_per_hour: 20.0,
+            kinds: vec![ChurnKind::Crash],
+            from_ms: 0,
+            until_ms: 3_600_000,
+            lose_state_probability: 0.0,
+        });
+        let r = run(&s, assignor::by_name("kip441").unwrap(), 1).unwrap();
+        assert_eq!(
+            r.metrics.membership_rebalances, crashes,
+            "{clients} clients"
+        );
+        assert_eq!(r.metrics.final_members, members, "{clients} clients");
+    }
+}
