@@ -483,3 +483,40 @@ fn churn_never_leaves_fewer_than_two_members() {
         assert_eq!(r.metrics.final_members, members, "{clients} clients");
     }
 }
+
+/// What Kafka's leader calls a member's previous standbys: every task whose
+/// store the member reports (an offset sum) that it did not run as an active
+/// (`ClientState.initializePrevTasks`), whether or not it was last assigned
+/// a standby of it. c0 runs 0_0, holds a standby of 0_1 and still has the
+/// released store of 0_2 on disk: previous active {0_0}, previous standbys
+/// {0_1, 0_2}, and all three reported as lags.
+#[test]
+fn every_store_on_disk_but_the_actives_is_a_previous_standby() {
+    use super::world::{Store, World};
+    use crate::model::TaskId;
+    use std::collections::BTreeSet;
+    let s = scenario(1, vec![stateful(3, 1_000, 0)], vec![]);
+    let mut world = World::new(&s).unwrap();
+    let c = &mut world.clients[0];
+    for t in 0..3 {
+        c.stores.insert(
+            t,
+            Store {
+                offset: MilliRecords::ZERO,
+                released_at: (t == 2).then(|| SimTime::new(5)),
+            },
+        );
+    }
+    c.actives.insert(0);
+    c.replicas.insert(1);
+    let state = world.cluster_state(&s).unwrap();
+    let client = &state.clients()[0];
+    let ids = |ps: &[u32]| {
+        ps.iter()
+            .map(|&p| TaskId::new(0, p))
+            .collect::<BTreeSet<_>>()
+    };
+    assert_eq!(client.previous_active, ids(&[0]));
+    assert_eq!(client.previous_standby, ids(&[1, 2]));
+    assert_eq!(client.lags.len(), 3);
+}

@@ -217,7 +217,17 @@ impl World {
         client.rack = sim.rack.clone();
         client.host = Some(sim.name.clone());
         client.previous_active = sim.actives.iter().map(|&t| self.tasks[t].id).collect();
-        client.previous_standby = sim.replicas.iter().map(|&t| self.tasks[t].id).collect();
+        // Kafka's leader derives previous standbys from the offset sums a
+        // member reports: every task with a store on its disk that it did not
+        // run as an active (`ClientState.initializePrevTasks`), not only the
+        // standbys it was last assigned.
+        client.previous_standby = sim
+            .stores
+            .keys()
+            .chain(&sim.replicas)
+            .filter(|t| !sim.actives.contains(t))
+            .map(|&t| self.tasks[t].id)
+            .collect();
         client.previous_warmup = sim
             .replicas
             .iter()
