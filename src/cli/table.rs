@@ -131,9 +131,12 @@ pub(crate) fn comparison_table(info: &RunInfo, results: &[RunResult]) -> String 
     for result in results {
         let flat = flat_metrics(result, info.standbys_asked);
         let mut row = vec![result.strategy.clone()];
+        let stopped = matches!(result.outcome, Outcome::Infeasible { .. });
         for h in HEADLINES {
             let value = flat.iter().find(|(k, _)| k == h.key).and_then(|(_, v)| *v);
-            row.push(cell(value));
+            // A stopped run's figures cover only the time before it stopped:
+            // they are in summary.json, not beside completed runs' figures.
+            row.push(if stopped { String::new() } else { cell(value) });
         }
         row.push(match &result.outcome {
             Outcome::Completed => "completed".to_string(),
@@ -152,7 +155,7 @@ pub(crate) fn comparison_table(info: &RunInfo, results: &[RunResult]) -> String 
         if let Outcome::Infeasible { at_ms, message } = &result.outcome {
             let _ = writeln!(
                 out,
-                "{} stopped at {} s: {}",
+                "{} stopped at {} s: {} (its figures up to then are in summary.json)",
                 result.strategy,
                 Fixed::at(*at_ms),
                 one_line(message)
@@ -225,15 +228,25 @@ mod tests {
         assert!(lines[3].contains("12.350") && lines[3].ends_with("completed"));
         assert!(lines[4].starts_with("heron-rr"), "{text}");
         assert!(lines[4].ends_with("infeasible at 1.500 s"), "{text}");
+        // No partial figures beside completed runs' figures.
+        assert_eq!(
+            lines[4].split_whitespace().collect::<Vec<_>>(),
+            ["heron-rr", "infeasible", "at", "1.500", "s"],
+            "{text}"
+        );
         assert_eq!(
             lines[5],
-            "heron-rr stopped at 1.500 s: task 0_1 \"fits\" nowhere"
+            "heron-rr stopped at 1.500 s: task 0_1 \"fits\" nowhere (its figures up to then are in summary.json)"
         );
         // Every table line has the same column starts: the header's titles
         // end where the values end (right-aligned numbers).
         let end = |line: &str, needle: &str| line.find(needle).unwrap() + needle.len();
         assert_eq!(end(lines[1], "unavailable"), end(lines[3], "12.350"));
-        assert_eq!(end(lines[2], "(task-s)"), end(lines[4], "0.000"));
+        assert_eq!(end(lines[2], "(task-s)"), end(lines[3], "12.350"));
+        assert_eq!(
+            end(lines[1], "outcome"),
+            end(lines[4], "infeasible at 1.500 s")
+        );
     }
 
     #[test]

@@ -1,9 +1,11 @@
 //! Durations as scenario files write them: an integer of milliseconds, or a
-//! string of digits and one unit, `"250ms"`, `"45s"`, `"10m"`, `"8h"`, `"2d"`.
+//! string of digits and a unit, `"250ms"`, `"45s"`, `"10m"`, `"8h"`, `"2d"`,
+//! or several such parts with units from the largest to the smallest, each
+//! at most once: `"1h30m"`, `"2d12h"`, `"1m30s500ms"`.
 //!
-//! One number and one unit, nothing else: no sign, no fraction, no spaces, no
-//! compounds (`"1h30m"` is written `"90m"`). A value that does not fit in
-//! `u64` milliseconds is an error, never a wrapped or saturated number.
+//! Nothing else: no sign, no fraction, no spaces, no unit twice or out of
+//! order (`"30m1h"`). A value that does not fit in `u64` milliseconds is an
+//! error, never a wrapped or saturated number.
 //!
 //! [`Duration`] is the type scenario keys are read into: its deserialiser
 //! takes either form and reports a bad value with the value itself. How long
@@ -28,7 +30,8 @@ const UNITS: [(&str, u64); 5] = [
 /// Why a duration string was refused.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum DurationError {
-    /// Not digits followed by one of the units `ms`, `s`, `m`, `h`, `d`.
+    /// Not parts of digits followed by one of the units `d`, `h`, `m`, `s`,
+    /// `ms`, each unit at most once, largest first.
     Malformed,
     /// More milliseconds than `u64` holds.
     TooLong,
@@ -38,7 +41,7 @@ impl fmt::Display for DurationError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             DurationError::Malformed => f.write_str(
-                "must be a duration: milliseconds, or a string like \"500ms\", \"45s\", \"10m\", \"8h\", \"2d\"",
+                "must be a duration: milliseconds, or a string like \"500ms\", \"45s\", \"10m\", \"8h\", \"2d\" or \"1h30m\"",
             ),
             DurationError::TooLong => write!(f, "must be at most {} ms", u64::MAX),
         }
@@ -53,6 +56,7 @@ impl std::error::Error for DurationError {}
 /// use smoothscale::sim::{parse_duration, DurationError};
 /// assert_eq!(parse_duration("10m"), Ok(600_000));
 /// assert_eq!(parse_duration("250ms"), Ok(250));
+/// assert_eq!(parse_duration("1h30m"), Ok(5_400_000));
 /// assert_eq!(parse_duration("10x"), Err(DurationError::Malformed));
 /// ```
 ///
@@ -60,18 +64,36 @@ impl std::error::Error for DurationError {}
 ///
 /// A [`DurationError`] when the text is not a duration or does not fit.
 pub fn parse_duration(text: &str) -> Result<u64, DurationError> {
-    let digits = text.bytes().take_while(u8::is_ascii_digit).count();
-    let (number, unit) = text.split_at(digits);
-    if number.is_empty() {
+    if text.is_empty() {
         return Err(DurationError::Malformed);
     }
-    let scale = UNITS
-        .iter()
-        .find(|(name, _)| *name == unit)
-        .map(|&(_, ms)| ms)
-        .ok_or(DurationError::Malformed)?;
-    let n: u64 = number.parse().map_err(|_| DurationError::TooLong)?;
-    n.checked_mul(scale).ok_or(DurationError::TooLong)
+    let mut rest = text;
+    let mut total: u64 = 0;
+    // Each part's unit must be smaller than the one before.
+    let mut previous = u64::MAX;
+    while !rest.is_empty() {
+        let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+        let (number, tail) = rest.split_at(digits);
+        if number.is_empty() {
+            return Err(DurationError::Malformed);
+        }
+        let (name, scale) = UNITS
+            .iter()
+            .copied()
+            .find(|(name, _)| tail.starts_with(name))
+            .ok_or(DurationError::Malformed)?;
+        if scale >= previous {
+            return Err(DurationError::Malformed);
+        }
+        previous = scale;
+        let n: u64 = number.parse().map_err(|_| DurationError::TooLong)?;
+        total = n
+            .checked_mul(scale)
+            .and_then(|ms| total.checked_add(ms))
+            .ok_or(DurationError::TooLong)?;
+        rest = &tail[name.len()..];
+    }
+    Ok(total)
 }
 
 /// Writes milliseconds in the largest unit that divides them exactly
@@ -168,6 +190,10 @@ mod tests {
             ("2d", 172_800_000),
             ("007s", 7_000),
             ("18446744073709551615ms", u64::MAX),
+            ("1h30m", 5_400_000),
+            ("2d12h", 216_000_000),
+            ("1m30s500ms", 90_500),
+            ("1h0m", 3_600_000),
         ] {
             assert_eq!(parse_duration(text), Ok(ms), "{text}");
         }
@@ -176,7 +202,8 @@ mod tests {
     #[test]
     fn refusals() {
         for text in [
-            "", "10", "s", "10x", "-5s", "+5s", "1.5h", " 5s", "5s ", "5 s", "1h30m", "5S", "5mss",
+            "", "10", "s", "10x", "-5s", "+5s", "1.5h", " 5s", "5s ", "5 s", "5S", "5mss", "30m1h",
+            "1h1h", "1h 30m", "1h30", "1h-30m", "1hm",
         ] {
             assert_eq!(
                 parse_duration(text),
@@ -188,6 +215,8 @@ mod tests {
             "18446744073709551616ms",
             "5124095576030432h",
             "99999999999999999999999d",
+            // 213,503,982,334 days fit; 15 hours more do not.
+            "213503982334d15h",
         ] {
             assert_eq!(
                 parse_duration(text),

@@ -19,10 +19,11 @@
 //!
 //! # Durations
 //!
-//! An integer of milliseconds (`45000`) or a string of digits and one unit
-//! `ms`, `s`, `m`, `h` or `d` (`"45s"`, `"10m"`, `"8h"`); see
+//! An integer of milliseconds (`45000`) or a string of digits and a unit
+//! `ms`, `s`, `m`, `h` or `d` (`"45s"`, `"10m"`, `"8h"`), or several such
+//! parts from the largest unit to the smallest (`"1h30m"`); see
 //! [`parse_duration`](super::parse_duration). Negative numbers, floats,
-//! `""`, `"10"`, `"10x"`, `"1h30m"` and values past `u64::MAX` ms are errors,
+//! `""`, `"10"`, `"10x"`, `"30m1h"` and values past `u64::MAX` ms are errors,
 //! and no duration may exceed 3650 days (the limits below).
 //!
 //! # Keys
