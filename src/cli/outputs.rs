@@ -22,6 +22,8 @@
 //!       "outcome": "completed",         // or {"infeasible_at_s": 12.500, "message": "…"}
 //!       "unavailable_task_s": {"stateful": 1.000, "stateless": 0.000, "total": 1.000},
 //!       "max_outage_s": 1.000,
+//!       "task_downtime_s": {"p50": 0.000, "p99": 1.000, "max": 1.000},  // each task's total, over tasks
+//!       "tasks_affected": 1,
 //!       "restored_records": {"active": 0, "replica": 0, "total": 0},
 //!       "active_moves": 0,
 //!       "standby_moves": 0,
@@ -172,6 +174,8 @@ struct StrategyDoc<'a> {
     outcome: OutcomeDoc<'a>,
     unavailable_task_s: UnavailableDoc,
     max_outage_s: Num,
+    task_downtime_s: DowntimeDoc,
+    tasks_affected: Num,
     restored_records: RestoredDoc,
     active_moves: Num,
     standby_moves: Num,
@@ -226,6 +230,13 @@ struct ImbalanceDoc {
 }
 
 #[derive(Serialize)]
+struct DowntimeDoc {
+    p50: Option<Num>,
+    p99: Option<Num>,
+    max: Option<Num>,
+}
+
+#[derive(Serialize)]
 struct OverOptimalDoc {
     records: Num,
     rebalances: Num,
@@ -248,6 +259,12 @@ impl<'a> StrategyDoc<'a> {
                 total: Num(f.unavailable_task_s.total),
             },
             max_outage_s: Num(f.max_outage_s),
+            task_downtime_s: DowntimeDoc {
+                p50: opt(f.task_downtime.p50),
+                p99: opt(f.task_downtime.p99),
+                max: opt(f.task_downtime.max),
+            },
+            tasks_affected: Num(f.task_downtime.affected),
             restored_records: RestoredDoc {
                 active: Num(f.restored_records.first),
                 replica: Num(f.restored_records.second),
@@ -625,6 +642,8 @@ pub(crate) mod fixtures {
                 unavailable_stateful_task_ms: Millis::new(12_345),
                 unavailable_stateless_task_ms: Millis::new(5),
                 max_outage_ms: Millis::new(6_000),
+                // 12,345 + 5 task-ms over six tasks; one was down twice.
+                task_down_ms: [6_000, 6_345, 0, 0, 0, 5].map(Millis::new).to_vec(),
                 restored_active_records: Records::new(1_000),
                 restored_replica_records: Records::new(234),
                 active_moves: 3,
@@ -758,6 +777,12 @@ mod tests {
         "total": 12.350
       }},
       "max_outage_s": 6.000,
+      "task_downtime_s": {{
+        "p50": 0.000,
+        "p99": 6.345,
+        "max": 6.345
+      }},
+      "tasks_affected": 3,
       "restored_records": {{
         "active": 1000,
         "replica": 234,
@@ -796,6 +821,12 @@ mod tests {
         "total": 0.000
       }},
       "max_outage_s": 0.000,
+      "task_downtime_s": {{
+        "p50": null,
+        "p99": null,
+        "max": null
+      }},
+      "tasks_affected": 0,
       "restored_records": {{
         "active": 0,
         "replica": 0,

@@ -281,6 +281,9 @@ impl Run<'_> {
             }
         }
         self.world.max_outage_ms = Millis::ZERO;
+        for task in &mut self.world.tasks {
+            task.down_ms = Millis::ZERO;
+        }
         Ok(Ok(()))
     }
 
@@ -935,6 +938,8 @@ impl Run<'_> {
         for t in 0..self.world.tasks.len() {
             if let Some(since) = self.world.tasks[t].outage_since {
                 self.world.max_outage_ms = self.world.max_outage_ms.max(now.since(since));
+                let task = &mut self.world.tasks[t];
+                task.add_down(now.since(since));
             }
         }
         let records = |milli: u128, what: &str| records_of(milli, what);
@@ -951,6 +956,7 @@ impl Run<'_> {
         let (active, replica, cross_rack) = totals.map_err(|o| self.overflow(o))?;
         let m = &mut self.metrics;
         m.max_outage_ms = self.world.max_outage_ms;
+        m.task_down_ms = self.world.tasks.iter().map(|t| t.down_ms).collect();
         m.restored_active_records = active;
         m.restored_replica_records = replica;
         m.cross_rack_records = cross_rack;

@@ -113,6 +113,45 @@ pub struct Split {
     pub total: Fixed,
 }
 
+/// How long each task was without a running active over the run: the
+/// nearest-rank percentiles over all tasks (`pN` is the value of rank
+/// `⌈N/100 × tasks⌉` in ascending order) and how many were ever down.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TaskDowntime {
+    /// The median task's downtime, seconds.
+    pub p50: Option<Fixed>,
+    /// The 99th percentile, seconds.
+    pub p99: Option<Fixed>,
+    /// The most any task was down, seconds.
+    pub max: Option<Fixed>,
+    /// Tasks down for any time at all.
+    pub affected: Fixed,
+}
+
+impl TaskDowntime {
+    fn of(down: &[Millis]) -> TaskDowntime {
+        let mut sorted = down.to_vec();
+        sorted.sort_unstable();
+        let n = sorted.len() as u64;
+        let rank = |p: u64| {
+            (n > 0).then(|| {
+                let r = (p * n).div_ceil(100).max(1);
+                Fixed::seconds(
+                    sorted[usize::try_from(r - 1)
+                        .unwrap_or(usize::MAX)
+                        .min(sorted.len() - 1)],
+                )
+            })
+        };
+        TaskDowntime {
+            p50: rank(50),
+            p99: rank(99),
+            max: rank(100),
+            affected: Fixed::int(sorted.iter().filter(|d| d.get() > 0).count() as u64),
+        }
+    }
+}
+
 /// Rebalances by trigger.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Rebalances {
@@ -133,6 +172,8 @@ pub struct Figures {
     pub unavailable_task_s: Split,
     /// The longest outage of one task, seconds.
     pub max_outage_s: Fixed,
+    /// Each task's total downtime: percentiles over tasks, tasks affected.
+    pub task_downtime: TaskDowntime,
     /// Records restored: by actives, by replicas, total.
     pub restored_records: Split,
     /// Actives that changed client.
@@ -190,6 +231,7 @@ impl Figures {
                 },
             },
             max_outage_s: Fixed::seconds(m.max_outage_ms),
+            task_downtime: TaskDowntime::of(&m.task_down_ms),
             restored_records: Split {
                 first: int(restored.0),
                 second: int(restored.1),
@@ -244,6 +286,10 @@ impl Figures {
             ("unavailable_task_s.stateless", Some(u.second)),
             ("unavailable_task_s.total", Some(u.total)),
             ("max_outage_s", Some(self.max_outage_s)),
+            ("task_downtime_s.p50", self.task_downtime.p50),
+            ("task_downtime_s.p99", self.task_downtime.p99),
+            ("task_downtime_s.max", self.task_downtime.max),
+            ("tasks_affected", Some(self.task_downtime.affected)),
             ("restored_records.active", Some(r.first)),
             ("restored_records.replica", Some(r.second)),
             ("restored_records.total", Some(r.total)),
@@ -394,6 +440,6 @@ mod tests {
             get("max_outage_s"),
             Some(Fixed::seconds(Millis::new(6_000)))
         );
-        assert_eq!(flat.len(), 22);
+        assert_eq!(flat.len(), 26);
     }
 }

@@ -13,6 +13,9 @@ pub struct RunMetrics {
     pub unavailable_stateless_task_ms: Millis,
     /// The longest single outage of one task.
     pub max_outage_ms: Millis,
+    /// Each task's total time without a running active, in task order
+    /// (after the initial plan; an outage open at the end counts to the end).
+    pub task_down_ms: Vec<Millis>,
     /// Records replayed by restoring actives.
     pub restored_active_records: Records,
     /// Records replayed by standbys and warm-ups.

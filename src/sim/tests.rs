@@ -62,6 +62,7 @@ fn an_outage_lasts_from_the_crash_to_caught_up() {
     assert_eq!(r.outcome, Outcome::Completed);
     assert_eq!(r.metrics.max_outage_ms.get(), 645_000);
     assert_eq!(r.metrics.unavailable_stateful_task_ms.get(), 645_000);
+    assert_eq!(r.metrics.task_down_ms, vec![Millis::new(645_000)]);
     assert_eq!(r.metrics.restored_active_records.get(), 600_000);
     assert_eq!(r.metrics.membership_rebalances, 1);
     assert_eq!(r.metrics.active_moves, 1);

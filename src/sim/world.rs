@@ -81,12 +81,22 @@ pub(crate) struct TaskSim {
     pub state: ActiveState,
     /// Start of the current outage, if the task is unavailable.
     pub outage_since: Option<SimTime>,
+    /// Its closed outages' total length.
+    pub down_ms: Millis,
     /// Clients holding a standby (not warm-up) of the task.
     pub standbys: BTreeSet<usize>,
     /// Clients holding a standby or warm-up of the task.
     pub replicas: BTreeSet<usize>,
     /// The rack holding the task's changelog, if racks are known.
     pub changelog_rack: Option<String>,
+}
+
+impl TaskSim {
+    /// Adds a closed outage to the task's total. The total is at most the
+    /// run's duration, which `Scenario::check` bounds far below `u64` ms.
+    pub(crate) fn add_down(&mut self, outage: Millis) {
+        self.down_ms = self.down_ms.checked_plus(outage).unwrap_or(Millis::MAX);
+    }
 }
 
 /// Clients and tasks.
@@ -132,6 +142,7 @@ impl World {
                     owner: None,
                     state: ActiveState::Down,
                     outage_since: Some(SimTime::ZERO),
+                    down_ms: Millis::ZERO,
                     standbys: BTreeSet::new(),
                     replicas: BTreeSet::new(),
                     changelog_rack,
@@ -370,6 +381,7 @@ impl World {
         match (state, task.outage_since) {
             (ActiveState::Running, Some(since)) => {
                 task.outage_since = None;
+                task.add_down(now.since(since));
                 self.max_outage_ms = self.max_outage_ms.max(now.since(since));
             }
             (ActiveState::Running, None) | (_, Some(_)) => {}

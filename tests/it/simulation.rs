@@ -145,6 +145,15 @@ fn every_bundled_scenario_runs_every_strategy() {
                 let last = r.samples.last().map(|x| x.t_ms.get());
                 let expected = s.duration_ms - s.duration_ms % s.sample_every_ms;
                 assert_eq!(last, Some(expected), "{name} {}", a.info().name);
+                // Each task's downtime adds up to the run's unavailability.
+                let m = &r.metrics;
+                let per_task: u64 = m.task_down_ms.iter().map(|d| d.get()).sum();
+                assert_eq!(
+                    per_task,
+                    m.unavailable_stateful_task_ms.get() + m.unavailable_stateless_task_ms.get(),
+                    "{name} {}",
+                    a.info().name
+                );
             }
         }
     }
