@@ -92,7 +92,7 @@ use serde::{Serialize, Serializer};
 use serde_json::value::RawValue;
 
 use smoothscale::sim::report::{Figures, Fixed};
-use smoothscale::sim::sweep::{SeedRange, Stats, StrategySweep};
+use smoothscale::sim::sweep::{RunFigures, SeedRange, Stats, StrategySweep};
 use smoothscale::sim::{Outcome, RunResult, Sample};
 use smoothscale::wire;
 
@@ -439,6 +439,38 @@ pub(crate) fn timeseries_csv(results: &[RunResult]) -> String {
     out
 }
 
+/// `runs.csv` of a sweep: one row per run, by seed then strategy (the order
+/// the runs were listed in): `seed,strategy,outcome`, then every metric of
+/// `summary.json` under its flat name (`unavailable_task_s.stateful`, …); a
+/// null value is an empty field. An infeasible run's figures cover the time
+/// before it stopped.
+pub(crate) fn runs_csv(figures: &[RunFigures]) -> String {
+    let mut out = String::from("seed,strategy,outcome");
+    if let Some(first) = figures.first() {
+        for (name, _) in &first.metrics {
+            out.push(',');
+            out.push_str(name);
+        }
+    }
+    out.push('\n');
+    for f in figures {
+        let outcome = if f.completed {
+            "completed"
+        } else {
+            "infeasible"
+        };
+        let _ = write!(out, "{},{},{outcome}", f.seed, csv_field(&f.strategy));
+        for (_, value) in &f.metrics {
+            out.push(',');
+            if let Some(v) = value {
+                out.push_str(&v.to_string());
+            }
+        }
+        out.push('\n');
+    }
+    out
+}
+
 /// A CSV field, quoted only when it has to be.
 fn csv_field(text: &str) -> String {
     if text.contains([',', '"', '\n', '\r']) {
@@ -451,7 +483,7 @@ fn csv_field(text: &str) -> String {
 /// Every file name `simulate` and `sweep` write: the hidden files of a
 /// killed run are recognised by them.
 fn output_names() -> impl Iterator<Item = &'static str> {
-    ["summary.json", "timeseries.csv", "sweep.json"]
+    ["summary.json", "timeseries.csv", "sweep.json", "runs.csv"]
         .into_iter()
         .chain(PLOT_FILES)
 }
@@ -906,6 +938,37 @@ mod tests {
         no_standbys.standbys_asked = false;
         let text = summary_json(&no_standbys, &[completed()]);
         assert!(text.contains("\"standby_coverage\": null"), "{text}");
+    }
+
+    #[test]
+    fn runs_csv_has_a_row_per_run_and_a_column_per_metric() {
+        let figures = [
+            RunFigures {
+                seed: 3,
+                strategy: "kip441".into(),
+                completed: true,
+                metrics: vec![
+                    ("max_outage_s".into(), Some(Fixed::int(5))),
+                    ("time_to_converge_s".into(), None),
+                ],
+            },
+            RunFigures {
+                seed: 3,
+                strategy: "a,b".into(),
+                completed: false,
+                metrics: vec![
+                    ("max_outage_s".into(), Some(Fixed::int(0))),
+                    ("time_to_converge_s".into(), Some(Fixed::int(7))),
+                ],
+            },
+        ];
+        assert_eq!(
+            runs_csv(&figures),
+            "seed,strategy,outcome,max_outage_s,time_to_converge_s\n\
+             3,kip441,completed,5,\n\
+             3,\"a,b\",infeasible,0,7\n"
+        );
+        assert_eq!(runs_csv(&[]), "seed,strategy,outcome\n");
     }
 
     #[test]

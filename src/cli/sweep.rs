@@ -1,7 +1,8 @@
 //! `smoothscale sweep SCENARIO --seeds A..B [--strategy NAME]... [--out DIR]`:
 //! every seed from A (included) to B (excluded) × every strategy, in parallel;
 //! prints count, mean, p50, p95 and max per metric and strategy and writes
-//! them to `DIR/sweep.json` (the runs and statistics are
+//! them to `DIR/sweep.json`, and every run's figures, a row per seed and
+//! strategy, to `DIR/runs.csv` (the runs and statistics are
 //! `smoothscale::sim::sweep`'s). A progress bar shows on standard error when
 //! it is a terminal.
 
@@ -32,7 +33,7 @@ pub(crate) struct SweepArgs {
     out: Option<PathBuf>,
 }
 
-/// Runs the sweep, writes `sweep.json`, prints the table.
+/// Runs the sweep, writes `sweep.json` and `runs.csv`, prints the table.
 pub(crate) fn run(args: &SweepArgs) -> Result<(), Failure> {
     let seeds =
         sweep::SeedRange::parse(&args.seeds).map_err(|e| Failure::BadInput(e.to_string()))?;
@@ -51,7 +52,13 @@ pub(crate) fn run(args: &SweepArgs) -> Result<(), Failure> {
         seeds,
     };
     let stats = sweep::aggregate(&figures);
-    write_outputs(&out, &[("sweep.json", outputs::sweep_json(&info, &stats))])?;
-    eprintln!("wrote sweep.json to {}", out.display());
+    write_outputs(
+        &out,
+        &[
+            ("sweep.json", outputs::sweep_json(&info, &stats)),
+            ("runs.csv", outputs::runs_csv(&figures)),
+        ],
+    )?;
+    eprintln!("wrote sweep.json and runs.csv to {}", out.display());
     super::emit(&table::sweep_table(&info, &stats))
 }

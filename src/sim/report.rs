@@ -132,17 +132,7 @@ impl TaskDowntime {
     fn of(down: &[Millis]) -> TaskDowntime {
         let mut sorted = down.to_vec();
         sorted.sort_unstable();
-        let n = sorted.len() as u64;
-        let rank = |p: u64| {
-            (n > 0).then(|| {
-                let r = (p * n).div_ceil(100).max(1);
-                Fixed::seconds(
-                    sorted[usize::try_from(r - 1)
-                        .unwrap_or(usize::MAX)
-                        .min(sorted.len() - 1)],
-                )
-            })
-        };
+        let rank = |p: u32| super::sweep::nearest_rank(&sorted, p).map(Fixed::seconds);
         TaskDowntime {
             p50: rank(50),
             p99: rank(99),

@@ -387,10 +387,23 @@ fn sweep_is_identical_on_one_and_two_threads() {
         assert_eq!(run.code, Some(0), "{run:?}");
         // stderr is not a terminal here: no progress bar, only the "wrote" line.
         assert_eq!(run.stderr.lines().count(), 1, "{run:?}");
-        outputs.push((run.stdout, read(&out.join("sweep.json"))));
+        outputs.push((
+            run.stdout,
+            read(&out.join("sweep.json")),
+            read(&out.join("runs.csv")),
+        ));
     }
     assert_eq!(outputs[0], outputs[1]);
-    let (table, json) = &outputs[0];
+    let (table, json, runs) = &outputs[0];
+    // One row per seed and strategy, after the header, seeds in order.
+    let runs = String::from_utf8(runs.clone()).unwrap();
+    let rows: Vec<&str> = runs.lines().collect();
+    assert!(rows[0].starts_with("seed,strategy,outcome,unavailable_task_s.stateful,"));
+    assert_eq!(rows.len(), 1 + 3 * STRATEGIES.len(), "{runs}");
+    assert!(
+        rows[1].starts_with("1,") && rows[rows.len() - 1].starts_with("3,"),
+        "{runs}"
+    );
     assert!(table.contains("seeds 1..4"), "{table}");
     let sweep: Value = serde_json::from_slice(json).unwrap();
     assert_eq!(sweep["seeds"], "1..4");
