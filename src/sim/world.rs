@@ -231,7 +231,10 @@ impl World {
         // Kafka's leader derives previous standbys from the offset sums a
         // member reports: every task with a store on its disk that it did not
         // run as an active (`ClientState.initializePrevTasks`), not only the
-        // standbys it was last assigned.
+        // standbys it was last assigned. The replicas of the plan in force
+        // count too: a client that lost its disk in a crash and came back
+        // before the group noticed still holds them (and `previous_warmup`,
+        // read from them, must stay within `previous_standby`).
         client.previous_standby = sim
             .stores
             .keys()

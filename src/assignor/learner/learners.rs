@@ -64,36 +64,32 @@ pub(super) fn keep(work: &mut Work, bounds: &Bounds) {
 pub(super) fn place(work: &mut Work, bounds: &Bounds) {
     let mut index = Learnable::new(work);
     balance(work, Kind::Stateful, bounds, |w, r, is_donor| {
-        match index.pick(w, r, is_donor) {
-            None => match learner_to_move(w, r, is_donor) {
-                None => false,
-                Some(t) => {
-                    w.remove_learner(t);
-                    if w.owner[t] == Some(r) {
-                        index.give(w, t);
-                    } else if w.caught_up(r, t) {
-                        w.move_active(t, r);
-                        index.give(w, t);
-                    } else if w.holds(r, t) {
-                        // A standby of `t` on `r`: it cannot also learn it; the owner keeps it.
-                        index.give(w, t);
-                    } else {
-                        w.add_learner(r, t);
-                    }
-                    true
-                }
-            },
+        let t = match index.pick(w, r, is_donor) {
             Some(t) => {
                 index.take(w, t);
-                if w.caught_up(r, t) {
-                    w.move_active(t, r);
-                    index.give(w, t);
-                } else {
-                    w.add_learner(r, t);
-                }
-                true
+                t
             }
+            None => {
+                let Some(t) = learner_to_move(w, r, is_donor) else {
+                    return false;
+                };
+                w.remove_learner(t);
+                // The receiver owns `t`, or holds a standby of it that cannot
+                // also learn it: the owner keeps the task.
+                if w.owner[t] == Some(r) || (!w.caught_up(r, t) && w.holds(r, t)) {
+                    index.give(w, t);
+                    return true;
+                }
+                t
+            }
+        };
+        if w.caught_up(r, t) {
+            w.move_active(t, r);
+            index.give(w, t);
+        } else {
+            w.add_learner(r, t);
         }
+        true
     });
 }
 

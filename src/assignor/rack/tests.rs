@@ -412,27 +412,6 @@ fn meets_subtopology_caps(state: &ClusterState, sets: &Sets, tasks: &[TaskIx]) -
     })
 }
 
-/// The first client (with the subtopology and its count) holding more than
-/// `⌈orig · n_g / n⌉` actives of a subtopology `g`, `orig` being its actives
-/// and `n_g` of the `n` tasks being `g`'s: the caps of `balance_subtopology`.
-fn beyond_subtopology_cap(state: &ClusterState, plan: &Plan) -> Option<(String, u32, usize)> {
-    let n = state.tasks().len();
-    plan.clients.iter().find_map(|(id, cp)| {
-        let mut per_g: BTreeMap<u32, usize> = BTreeMap::new();
-        for t in &cp.active {
-            *per_g.entry(t.subtopology).or_default() += 1;
-        }
-        per_g.into_iter().find_map(|(g, k)| {
-            let n_g = state
-                .tasks()
-                .iter()
-                .filter(|t| t.id.subtopology == g)
-                .count();
-            (k > (cp.active.len() * n_g).div_ceil(n)).then(|| (id.as_str().to_string(), g, k))
-        })
-    })
-}
-
 fn with_strategy(strategy: RackAwareStrategy) -> AssignmentConfig {
     AssignmentConfig {
         rack_aware_strategy: strategy,
@@ -538,13 +517,15 @@ proptest! {
             // never adds traffic to a plan that already meets them; a plan
             // beyond the caps may carry less traffic than any plan within
             // them (a CI property run found one), so there is no bound then.
-            let within_caps = beyond_subtopology_cap(&on, &p_off).is_none();
+            let all: Vec<TaskIx> = on.task_ixs().collect();
+            let within_caps = meets_subtopology_caps(&on, &Sets::from_plan(&on, &p_off), &all);
             prop_assert!(
                 cross_rack(&on, &p_on) <= cross_rack(&on, &p_off) || name == "sticky" || !within_caps
             );
-            if let Some((client, g, k)) = beyond_subtopology_cap(&on, &p_on) {
-                prop_assert!(false, "{} share of {} on {} is {}", name, g, client, k);
-            }
+            prop_assert!(
+                meets_subtopology_caps(&on, &Sets::from_plan(&on, &p_on), &all),
+                "{}: a client's share of a subtopology beyond its cap: {:?}", name, p_on
+            );
             if shape.clients.len() <= 4 {
                 prop_assert!(max_subtopology_skew(&p_on) <= 4, "{}: {:?}", name, p_on);
             }

@@ -8,7 +8,6 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -123,8 +122,7 @@ final class LiveRun implements AutoCloseable {
                 IntStream.range(0, Workload.PARTITIONS).forEach(p -> tasks.put(new TaskId(0, p), true));
                 final HandoutCheck check = new HandoutCheck(1, CountApp.MAX_WARMUP_REPLICAS, tasks);
                 for (final List<TimelineReport.Event> events : settled.get()) {
-                    final String fields = events.stream().filter(e -> e.kind().equals("tasks"))
-                        .reduce((a, b) -> b).map(TimelineReport.Event::fields).orElse("active= standby=");
+                    final String fields = lastTasks(events);
                     check.client(ids(fields, "active="), ids(fields, "standby="));
                 }
                 final Optional<String> violations = check.violations();
@@ -180,10 +178,8 @@ final class LiveRun implements AutoCloseable {
         final Map<String, List<TaskId>> out = new TreeMap<>();
         for (int i = 0; i < instances.size(); i++) {
             if (instances.get(i).alive()) {
-                final String fields = TimelineReport.events("", instances.get(i).currentOutput()).stream()
-                    .filter(e -> e.kind().equals("tasks")).reduce((a, b) -> b).map(TimelineReport.Event::fields)
-                    .orElse("");
-                out.put("i" + i, ids(fields, "active="));
+                out.put("i" + i, ids(lastTasks(TimelineReport.events("", instances.get(i).currentOutput())),
+                    "active="));
             }
         }
         return out;
@@ -194,13 +190,15 @@ final class LiveRun implements AutoCloseable {
         return scripted.get(0).at();
     }
 
+    /** The fields of the last {@code tasks} event (empty when there is none). */
+    private static String lastTasks(final List<TimelineReport.Event> events) {
+        return events.stream().filter(e -> e.kind().equals("tasks")).reduce((a, b) -> b)
+            .map(TimelineReport.Event::fields).orElse("");
+    }
+
+    /** The tasks listed after {@code key} in a {@code tasks} event's fields. */
     private static List<TaskId> ids(final String fields, final String key) {
-        for (final String part : fields.split(" ")) {
-            if (part.startsWith(key) && part.length() > key.length()) {
-                return Arrays.stream(part.substring(key.length()).split(",")).map(TaskId::parse).toList();
-            }
-        }
-        return List.of();
+        return TimelineReport.parse(fields, key).stream().sorted().map(TaskId::parse).toList();
     }
 
     /**

@@ -331,7 +331,8 @@ final class TimelineReport {
         return out;
     }
 
-    private static Set<String> parse(final String fields, final String key) {
+    /** The comma-separated tasks after {@code key} (such as {@code active=}) in a {@code tasks} event's fields. */
+    static Set<String> parse(final String fields, final String key) {
         for (final String part : fields.split(" ")) {
             if (part.startsWith(key)) {
                 final String list = part.substring(key.length());
