@@ -24,11 +24,18 @@
 //!       "max_outage_s": 1.000,
 //!       "task_downtime_s": {"p50": 0.000, "p99": 1.000, "max": 1.000},  // each task's total, over tasks
 //!       "tasks_affected": 1,
-//!       "restored_records": {"active": 0, "replica": 0, "total": 0},
+//!       "restored_records": {"active": 0, "replica": 0, "total": 0,
+//!                            "recovery": 0, "steady_replication": 0},
 //!       "active_moves": 0,
+//!       "stateful_active_moves": 0,
+//!       "stateless_active_moves": 0,
 //!       "standby_moves": 0,
 //!       "rebalances": {"membership": 0, "probing": 0, "caught_up": 0, "total": 0},
 //!       "time_to_converge_s": 60.000,   // or null: never converged
+//!       "time_to_full_availability_s": 0.000,  // each: or null, never
+//!       "time_to_full_redundancy_s": 0.000,
+//!       "time_to_restores_done_s": 0.000,
+//!       "max_replicas_per_client": 2,
 //!       "final_members": 3,             // members of the group at the end
 //!       "imbalance": {"time_weighted": 0.125, "final": 0.000},
 //!       "standby_coverage": 0.9950,     // or null: no stateful task or no standbys asked
@@ -44,10 +51,13 @@
 //!
 //! # `timeseries.csv`
 //!
-//! Header `strategy,t_s,available_tasks,restoring_tasks,imbalance,restored_records`,
+//! Header `strategy,t_s,available_tasks,restoring_tasks,imbalance,max_replicas_per_client,restored_records`,
 //! then one row per sample: strategies in run order, samples in time order.
-//! `t_s` has 3 decimals, `imbalance` (tasks per thread) 3 decimals, the other
-//! columns are integers. Lines end in `\n`.
+//! The first sample of a strategy holds the values at 0 s; each later one the
+//! means over the interval since the one before (`available_tasks`,
+//! `restoring_tasks`, `imbalance`, 3 decimals), the most replicas on one
+//! member during it, and the records restored so far. `t_s` has 3 decimals.
+//! Lines end in `\n`.
 //!
 //! # `sweep.json`
 //!
@@ -178,9 +188,15 @@ struct StrategyDoc<'a> {
     tasks_affected: Num,
     restored_records: RestoredDoc,
     active_moves: Num,
+    stateful_active_moves: Num,
+    stateless_active_moves: Num,
     standby_moves: Num,
     rebalances: RebalancesDoc,
     time_to_converge_s: Option<Num>,
+    time_to_full_availability_s: Option<Num>,
+    time_to_full_redundancy_s: Option<Num>,
+    time_to_restores_done_s: Option<Num>,
+    max_replicas_per_client: Num,
     final_members: Num,
     imbalance: ImbalanceDoc,
     standby_coverage: Option<Num>,
@@ -212,6 +228,8 @@ struct RestoredDoc {
     active: Num,
     replica: Num,
     total: Num,
+    recovery: Num,
+    steady_replication: Num,
 }
 
 #[derive(Serialize)]
@@ -269,8 +287,12 @@ impl<'a> StrategyDoc<'a> {
                 active: Num(f.restored_records.first),
                 replica: Num(f.restored_records.second),
                 total: Num(f.restored_records.total),
+                recovery: Num(f.recovery_records),
+                steady_replication: Num(f.steady_replication_records),
             },
             active_moves: Num(f.active_moves),
+            stateful_active_moves: Num(f.stateful_active_moves),
+            stateless_active_moves: Num(f.stateless_active_moves),
             standby_moves: Num(f.standby_moves),
             rebalances: RebalancesDoc {
                 membership: Num(f.rebalances.membership),
@@ -279,6 +301,10 @@ impl<'a> StrategyDoc<'a> {
                 total: Num(f.rebalances.total),
             },
             time_to_converge_s: opt(f.time_to_converge_s),
+            time_to_full_availability_s: opt(f.time_to_full_availability_s),
+            time_to_full_redundancy_s: opt(f.time_to_full_redundancy_s),
+            time_to_restores_done_s: opt(f.time_to_restores_done_s),
+            max_replicas_per_client: Num(f.max_replicas_per_client),
             final_members: Num(f.final_members),
             imbalance: ImbalanceDoc {
                 time_weighted: opt(f.imbalance_time_weighted),
@@ -385,17 +411,19 @@ pub(crate) fn sweep_json(info: &SweepInfo, sweep: &[StrategySweep]) -> String {
 
 /// The CSV header of `timeseries.csv`: [`TimeseriesRow`]'s fields.
 pub(crate) const TIMESERIES_HEADER: &str =
-    "strategy,t_s,available_tasks,restoring_tasks,imbalance,restored_records";
+    "strategy,t_s,available_tasks,restoring_tasks,imbalance,max_replicas_per_client,restored_records";
 
 /// One row of `timeseries.csv`: one sample of one strategy.
 struct TimeseriesRow<'a> {
     strategy: &'a str,
     /// Seconds, 3 decimals.
     t_s: Fixed,
-    available_tasks: u64,
-    restoring_tasks: u64,
-    /// Tasks per thread, 3 decimals.
+    /// Interval means, 3 decimals.
+    available_tasks: Fixed,
+    restoring_tasks: Fixed,
+    /// Tasks per thread, interval mean, 3 decimals.
     imbalance: Fixed,
+    max_replicas_per_client: u64,
     restored_records: u64,
 }
 
@@ -404,9 +432,10 @@ impl<'a> TimeseriesRow<'a> {
         TimeseriesRow {
             strategy,
             t_s: Fixed::at(sample.t_ms),
-            available_tasks: sample.available_tasks,
-            restoring_tasks: sample.restoring_tasks,
+            available_tasks: Fixed::milli(sample.available_tasks_milli),
+            restoring_tasks: Fixed::milli(sample.restoring_tasks_milli),
             imbalance: Fixed::milli(sample.imbalance_milli),
+            max_replicas_per_client: sample.max_replicas_per_client,
             restored_records: sample.restored_records.get(),
         }
     }
@@ -415,12 +444,13 @@ impl<'a> TimeseriesRow<'a> {
     fn write(&self, out: &mut String) {
         let _ = writeln!(
             out,
-            "{},{},{},{},{},{}",
+            "{},{},{},{},{},{},{}",
             csv_field(self.strategy),
             self.t_s,
             self.available_tasks,
             self.restoring_tasks,
             self.imbalance,
+            self.max_replicas_per_client,
             self.restored_records
         );
     }
@@ -678,12 +708,19 @@ pub(crate) mod fixtures {
                 task_down_ms: [6_000, 6_345, 0, 0, 0, 5].map(Millis::new).to_vec(),
                 restored_active_records: Records::new(1_000),
                 restored_replica_records: Records::new(234),
+                // 200 of the 234 read by caught-up standbys following.
+                steady_replica_records: Records::new(200),
                 active_moves: 3,
+                stateful_active_moves: 2,
                 standby_moves: 4,
                 membership_rebalances: 2,
                 probing_rebalances: 1,
                 caught_up_rebalances: 4,
                 converge_ms: Some(Millis::new(60_000)),
+                full_availability_ms: Some(Millis::new(30_000)),
+                full_redundancy_ms: None,
+                restores_done_ms: Some(Millis::new(90_000)),
+                max_replicas_per_client: 2,
                 final_members: 3,
                 // 1 task/thread for a quarter of 120 s, else 0: 0.25.
                 imbalance_milli_ms: 1000 * 30_000,
@@ -699,16 +736,18 @@ pub(crate) mod fixtures {
             samples: vec![
                 Sample {
                     t_ms: SimTime::ZERO,
-                    available_tasks: 6,
-                    restoring_tasks: 0,
+                    available_tasks_milli: 6_000,
+                    restoring_tasks_milli: 0,
                     imbalance_milli: 0,
+                    max_replicas_per_client: 1,
                     restored_records: Records::ZERO,
                 },
                 Sample {
                     t_ms: SimTime::new(60_000),
-                    available_tasks: 5,
-                    restoring_tasks: 1,
+                    available_tasks_milli: 5_250,
+                    restoring_tasks_milli: 750,
                     imbalance_milli: 1500,
+                    max_replicas_per_client: 2,
                     restored_records: Records::new(1_234),
                 },
             ],
@@ -724,7 +763,7 @@ pub(crate) mod fixtures {
             metrics: RunMetrics::default(),
             samples: vec![Sample {
                 t_ms: SimTime::ZERO,
-                available_tasks: 6,
+                available_tasks_milli: 6_000,
                 ..Sample::default()
             }],
             outcome: Outcome::Infeasible {
@@ -818,9 +857,13 @@ mod tests {
       "restored_records": {{
         "active": 1000,
         "replica": 234,
-        "total": 1234
+        "total": 1234,
+        "recovery": 1034,
+        "steady_replication": 200
       }},
       "active_moves": 3,
+      "stateful_active_moves": 2,
+      "stateless_active_moves": 1,
       "standby_moves": 4,
       "rebalances": {{
         "membership": 2,
@@ -829,6 +872,10 @@ mod tests {
         "total": 7
       }},
       "time_to_converge_s": 60.000,
+      "time_to_full_availability_s": 30.000,
+      "time_to_full_redundancy_s": null,
+      "time_to_restores_done_s": 90.000,
+      "max_replicas_per_client": 2,
       "final_members": 3,
       "imbalance": {{
         "time_weighted": 0.250,
@@ -862,9 +909,13 @@ mod tests {
       "restored_records": {{
         "active": 0,
         "replica": 0,
-        "total": 0
+        "total": 0,
+        "recovery": 0,
+        "steady_replication": 0
       }},
       "active_moves": 0,
+      "stateful_active_moves": 0,
+      "stateless_active_moves": 0,
       "standby_moves": 0,
       "rebalances": {{
         "membership": 0,
@@ -873,6 +924,10 @@ mod tests {
         "total": 0
       }},
       "time_to_converge_s": null,
+      "time_to_full_availability_s": null,
+      "time_to_full_redundancy_s": null,
+      "time_to_restores_done_s": null,
+      "max_replicas_per_client": 0,
       "final_members": 0,
       "imbalance": {{
         "time_weighted": 0.000,
@@ -976,10 +1031,10 @@ mod tests {
         let text = timeseries_csv(&[completed(), infeasible()]);
         assert_eq!(
             text,
-            "strategy,t_s,available_tasks,restoring_tasks,imbalance,restored_records\n\
-             kip441,0.000,6,0,0.000,0\n\
-             kip441,60.000,5,1,1.500,1234\n\
-             heron-rr,0.000,6,0,0.000,0\n"
+            "strategy,t_s,available_tasks,restoring_tasks,imbalance,max_replicas_per_client,restored_records\n\
+             kip441,0.000,6.000,0.000,0.000,1,0\n\
+             kip441,60.000,5.250,0.750,1.500,2,1234\n\
+             heron-rr,0.000,6.000,0.000,0.000,0,0\n"
         );
         assert_eq!(csv_field("a,b"), "\"a,b\"");
         assert_eq!(csv_field("say \"x\""), "\"say \"\"x\"\"\"");

@@ -75,14 +75,15 @@ const DASHES: [Option<(u32, u32)>; 4] = [None, Some((10, 5)), Some((3, 4)), Some
 
 /// The chart files, one per entry of the library's [`TIME_SERIES`], in
 /// that order.
-pub(crate) const PLOT_FILES: [&str; 4] = [
+pub(crate) const PLOT_FILES: [&str; 5] = [
     "availability.svg",
     "restoring_tasks.svg",
     "imbalance.svg",
     "restored_records.svg",
+    "max_replicas.svg",
 ];
 
-/// Draws the four charts for `results` (strategies in run order, the
+/// Draws the charts for `results` (strategies in run order, the
 /// legend in the same order). Runs without samples draw no line.
 pub(crate) fn plots(scenario: &str, results: &[RunResult]) -> Result<Vec<Plot>, PlotError> {
     TIME_SERIES
@@ -292,9 +293,10 @@ mod tests {
             samples: (0..points)
                 .map(|i| Sample {
                     t_ms: SimTime::new(i * every_ms),
-                    available_tasks: 48 - (i * slope) % 7,
-                    restoring_tasks: (i * slope) % 7,
+                    available_tasks_milli: (48 - (i * slope) % 7) * 1000,
+                    restoring_tasks_milli: (i * slope) % 7 * 1000,
                     imbalance_milli: (i % 3) * 500,
+                    max_replicas_per_client: i % 4,
                     restored_records: Records::new(i * slope * 1_000_000),
                 })
                 .collect(),

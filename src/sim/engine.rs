@@ -1,18 +1,21 @@
 //! The simulation loop: events, rebalances and physics in virtual time.
 //!
-//! Time advances in chunks that end at the next event, sample, pause end,
-//! step boundary or the end of the run, whichever is first. Within a chunk
-//! each live client's restore bandwidth is shared by processor sharing
-//! (`physics`), actives first; an active that finishes restoring inside a
-//! chunk runs from that exact millisecond. Only the sharing of bandwidth
-//! among replicas whose targets move (standbys chasing a running active) is
-//! recomputed per chunk, so `step` bounds that approximation.
+//! Time advances in stretches that end at the next event, sample, pause
+//! end, step boundary or the end of the run, or earlier at the first instant
+//! the physics changes (`stretch`): an active finishes restoring, a standby
+//! or warm-up reaches its changelog's end, or a replica's lag crosses
+//! `acceptable_recovery_lag`. Rates are constant within a stretch, so
+//! restores, catch-ups and the rebalances they trigger happen at their exact
+//! instant (rounded up to the millisecond) whatever the `step`; the step only
+//! bounds how long a stretch may be.
+//!
+//! Samples lie on a grid: the one at 0 holds the values then, each later
+//! one their time averages over the interval since the one before.
 //!
 //! # Learners (`kip441-learner`)
 //!
-//! A plan's `followup_when_caught_up` is honoured at the end of the chunk in
-//! which a listed warm-up's copy gets within `acceptable_recovery_lag` (so
-//! at most `step` late): its client rejoins and a rebalance runs at that
+//! A plan's `followup_when_caught_up` is honoured at the instant a listed
+//! warm-up's copy gets within `acceptable_recovery_lag`: its client rejoins and a rebalance runs at that
 //! instant, counted apart (`caught_up_rebalances`). A listed warm-up already
 //! caught up when its plan is applied triggers nothing (the plan was made
 //! knowing it). Under a strategy that [hands over on
@@ -41,7 +44,7 @@ use crate::metrics;
 use crate::validate::validate;
 
 use super::churn::{self, ChurnEvent};
-use super::physics;
+use super::stretch::{self, Reader};
 use super::units::{
     accumulate, records_of, MilliRecords, Millis, Overflow, Rate, Records, SimTime,
 };
@@ -63,6 +66,7 @@ struct Settings {
     state_cleanup_delay: Millis,
     scale_down_timeout: Option<Millis>,
     acceptable_lag: Records,
+    restore_bandwidth: Option<Rate>,
 }
 
 impl Settings {
@@ -78,6 +82,7 @@ impl Settings {
             state_cleanup_delay: Millis::new(cluster.state_cleanup_delay_ms),
             scale_down_timeout: cluster.scale_down_timeout_ms.map(Millis::new),
             acceptable_lag: Records::new(scenario.config.acceptable_recovery_lag),
+            restore_bandwidth: cluster.restore_bandwidth.map(Rate::new),
         }
     }
 }
@@ -135,6 +140,24 @@ struct Run<'a> {
     cross_rack_milli: u128,
     /// Actives of the plan in force outside their task's racks.
     cross_rack_actives: u64,
+    steady_milli: u128,
+    /// Since when every task runs, every stateful task has its caught-up
+    /// standbys, and every restore is done (`None`: not now).
+    available_since: Option<SimTime>,
+    redundant_since: Option<SimTime>,
+    restored_since: Option<SimTime>,
+    /// What the samples average since the last one.
+    window: Window,
+}
+
+/// Integrals over the current sample interval.
+#[derive(Debug, Clone, Copy, Default)]
+struct Window {
+    from: SimTime,
+    available_task_ms: u128,
+    restoring_task_ms: u128,
+    imbalance_milli_ms: u128,
+    max_replicas: u64,
 }
 
 /// Runs `assignor` through `scenario` with `seed` (which draws the churn).
@@ -208,6 +231,11 @@ pub(crate) fn run_unchecked(
         restored_active_milli: 0,
         cross_rack_milli: 0,
         cross_rack_actives: 0,
+        steady_milli: 0,
+        available_since: None,
+        redundant_since: None,
+        restored_since: None,
+        window: Window::default(),
     };
     for (i, e) in scenario.events.iter().enumerate() {
         run.push(SimTime::new(e.at_ms), Happening::Scripted(i));
@@ -253,8 +281,7 @@ impl Run<'_> {
                 return Ok(Outcome::Completed);
             }
             let end = self.chunk_end(next_sample.map_or(duration, |at| at.min(duration)));
-            self.physics(end).map_err(|o| self.overflow(o))?;
-            self.now = end;
+            self.now = self.physics(end).map_err(|o| self.overflow(o))?;
         }
     }
 
@@ -264,6 +291,7 @@ impl Run<'_> {
             return Ok(Err(outcome));
         }
         self.metrics = RunMetrics::default();
+        self.steady_milli = 0;
         for t in 0..self.world.tasks.len() {
             let end = self.world.tasks[t].end;
             let holders: Vec<usize> = self.world.tasks[t]
@@ -644,7 +672,8 @@ impl Run<'_> {
         let (active_moves, replica_moves) =
             self.world
                 .apply(&plan, self.now, self.settings.rebalance_pause, eager);
-        self.metrics.active_moves += active_moves;
+        self.metrics.active_moves += active_moves.total;
+        self.metrics.stateful_active_moves += active_moves.stateful;
         self.metrics.standby_moves += replica_moves;
         self.probe_at = plan
             .followup_rebalance_ms
@@ -734,156 +763,238 @@ impl Run<'_> {
         }
     }
 
+    /// The sample at now: the values at time 0, else the means over the
+    /// interval since the last sample (module doc).
     fn sample(&mut self) -> Result<(), Overflow> {
         let restored_records = records_of(self.restored_milli, "restored_records.total")?;
-        let tasks = &self.world.tasks;
-        self.samples.push(Sample {
-            t_ms: self.now,
-            available_tasks: tasks
-                .iter()
-                .filter(|t| t.state == ActiveState::Running)
-                .count() as u64,
-            restoring_tasks: tasks
-                .iter()
-                .filter(|t| t.state == ActiveState::Restoring)
-                .count() as u64,
-            imbalance_milli: self.imbalance_milli,
-            restored_records,
-        });
+        let max_replicas = self.max_replicas();
+        let span = u128::from(self.now.since(self.window.from).get());
+        let w = self.window;
+        let mean = |integral: u128| {
+            u64::try_from((integral * 1000 + span / 2) / span.max(1)).unwrap_or(u64::MAX)
+        };
+        let sample = if self.now == SimTime::ZERO {
+            Sample {
+                t_ms: self.now,
+                available_tasks_milli: self.count(ActiveState::Running) * 1000,
+                restoring_tasks_milli: self.count(ActiveState::Restoring) * 1000,
+                imbalance_milli: self.imbalance_milli,
+                max_replicas_per_client: max_replicas,
+                restored_records,
+            }
+        } else {
+            Sample {
+                t_ms: self.now,
+                available_tasks_milli: mean(w.available_task_ms),
+                restoring_tasks_milli: mean(w.restoring_task_ms),
+                imbalance_milli: mean(w.imbalance_milli_ms / 1000),
+                max_replicas_per_client: w.max_replicas,
+                restored_records,
+            }
+        };
+        self.samples.push(sample);
+        self.window = Window {
+            from: self.now,
+            max_replicas,
+            ..Window::default()
+        };
         Ok(())
     }
 
-    /// Restores, writes and accounting from now to `end`.
-    fn physics(&mut self, end: SimTime) -> Result<(), Overflow> {
-        let dt = end.since(self.now);
-        let mut running_from: Vec<Option<Millis>> = self
-            .world
-            .tasks
+    /// Tasks whose active is in `state`.
+    fn count(&self, state: ActiveState) -> u64 {
+        self.world.tasks.iter().filter(|t| t.state == state).count() as u64
+    }
+
+    /// The most standbys and warm-ups one member holds now.
+    fn max_replicas(&self) -> u64 {
+        self.world
+            .members()
+            .into_iter()
+            .map(|c| self.world.clients[c].replicas.len() as u64)
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// Milli-records of lag under which a copy counts as caught up.
+    fn acceptable_milli(&self) -> u64 {
+        // Past what milli-records hold, every lag is under it.
+        self.settings
+            .acceptable_lag
+            .to_milli()
+            .unwrap_or(MilliRecords::MAX)
+            .get()
+    }
+
+    /// One stretch from now: to `end`, or to the first instant before it at
+    /// which a rate changes (module doc). Reads, writes and accounting over
+    /// it; returns the instant reached.
+    fn physics(&mut self, end: SimTime) -> Result<SimTime, Overflow> {
+        let readers = stretch::readers(
+            &self.world,
+            self.settings.restore_rate.get(),
+            self.settings.restore_bandwidth.map(Rate::get),
+        );
+        let acceptable = self.acceptable_milli();
+        let limit = end.since(self.now).get();
+        let ms = readers
             .iter()
-            .map(|t| (t.state == ActiveState::Running).then_some(Millis::ZERO))
-            .collect();
-        self.accumulate_coverage(dt)?;
-        for c in 0..self.world.clients.len() {
-            if self.world.clients[c].status == Status::Member {
-                self.restore(c, dt, &mut running_from)?;
+            .filter_map(|r| r.next_change(acceptable))
+            .fold(limit, u64::min)
+            .max(1);
+        let dt = Millis::new(ms);
+        // `ms` is at most `end − now`, or 1 ms when `end` is now + 1.
+        let stop = self.now.checked_after(dt).unwrap_or(end);
+        self.observe(&readers);
+        self.accumulate(dt)?;
+        let mut finished = Vec::new();
+        for r in &readers {
+            let read = r.read_over(ms);
+            let read = MilliRecords::new(u64::try_from(read).map_err(|_| {
+                Overflow::of(format!(
+                    "a store's offset of task {}",
+                    self.world.tasks[r.task].id
+                ))
+            })?);
+            self.receive(r, read)?;
+            if r.active && read.get() == r.lag {
+                finished.push(r.task);
             }
         }
-        for (t, from) in running_from.into_iter().enumerate() {
-            let unavailable = from.unwrap_or(dt);
-            let m = &mut self.metrics;
-            if self.world.tasks[t].stateful {
-                m.unavailable_stateful_task_ms = m
-                    .unavailable_stateful_task_ms
-                    .plus(unavailable, "unavailable_task_s.stateful")?;
-            } else {
-                m.unavailable_stateless_task_ms = m
-                    .unavailable_stateless_task_ms
-                    .plus(unavailable, "unavailable_task_s.stateless")?;
-            }
-            if let Some(from) = from {
-                if from > Millis::ZERO {
-                    // `from` is at most `dt`: the instant is at most `end`.
-                    let at = self.now.checked_after(from).unwrap_or(end);
-                    self.world.set_state(t, ActiveState::Running, at);
-                }
-                let task = &mut self.world.tasks[t];
-                let changelog = |id: crate::model::TaskId| {
-                    Overflow::of(format!(
-                        "the changelog of task {id} (subtopologies[{}].write_rate over time, in milli-records)",
-                        id.subtopology
-                    ))
-                };
-                let written = task
-                    .write_rate
-                    .checked_over(dt.saturating_minus(from))
-                    .ok_or_else(|| changelog(task.id))?;
-                task.end = task
-                    .end
-                    .checked_plus(written)
-                    .ok_or_else(|| changelog(task.id))?;
-                let end_offset = task.end;
-                let owner = task.owner.expect("a running task has an owner");
-                if let Some(store) = self.world.clients[owner].stores.get_mut(&t) {
-                    store.offset = end_offset;
+        self.write(dt)?;
+        for t in finished {
+            self.world.set_state(t, ActiveState::Running, stop);
+        }
+        Ok(stop)
+    }
+
+    /// Notes, at the start of a stretch, which of the cluster-wide
+    /// conditions hold: every task running, every stateful task covered by
+    /// its caught-up standbys, every restore done; and the replica pile-up.
+    fn observe(&mut self, readers: &[Reader]) {
+        let now = self.now;
+        let since = |holds: bool, since: Option<SimTime>| holds.then(|| since.unwrap_or(now));
+        let running = self.count(ActiveState::Running) == self.world.tasks.len() as u64;
+        let stateful = self.world.tasks.iter().filter(|t| t.stateful).count();
+        let covered = self.covered_tasks() == stateful;
+        let restored = readers.iter().all(Reader::following);
+        self.available_since = since(running, self.available_since);
+        self.redundant_since = since(covered, self.redundant_since);
+        self.restored_since = since(restored, self.restored_since);
+        let max_replicas = self.max_replicas();
+        self.window.max_replicas = self.window.max_replicas.max(max_replicas);
+        self.metrics.max_replicas_per_client =
+            self.metrics.max_replicas_per_client.max(max_replicas);
+    }
+
+    /// Accounting over a stretch of `dt` from now, rates and states constant:
+    /// outages, coverage, imbalance, cross-rack actives and the sample
+    /// window.
+    fn accumulate(&mut self, dt: Millis) -> Result<(), Overflow> {
+        let covered = self.covered_tasks() as u64;
+        self.metrics.covered_task_ms = accumulate(
+            self.metrics.covered_task_ms,
+            covered,
+            dt,
+            "standby_coverage",
+        )?;
+        let mut down = (0u64, 0u64);
+        for task in &self.world.tasks {
+            if task.state != ActiveState::Running {
+                if task.stateful {
+                    down.0 += 1;
+                } else {
+                    down.1 += 1;
                 }
             }
         }
-        self.metrics.imbalance_milli_ms = accumulate(
-            self.metrics.imbalance_milli_ms,
+        let m = &mut self.metrics;
+        let add = |sum: Millis, n: u64, what: &str| {
+            dt.checked_times(n)
+                .ok_or_else(|| Overflow::of(what))
+                .and_then(|span| sum.plus(span, what))
+        };
+        m.unavailable_stateful_task_ms = add(
+            m.unavailable_stateful_task_ms,
+            down.0,
+            "unavailable_task_s.stateful",
+        )?;
+        m.unavailable_stateless_task_ms = add(
+            m.unavailable_stateless_task_ms,
+            down.1,
+            "unavailable_task_s.stateless",
+        )?;
+        m.imbalance_milli_ms = accumulate(
+            m.imbalance_milli_ms,
             self.imbalance_milli,
             dt,
             "imbalance.time_weighted",
         )?;
-        self.metrics.cross_rack_active_task_ms = accumulate(
-            self.metrics.cross_rack_active_task_ms,
+        m.cross_rack_active_task_ms = accumulate(
+            m.cross_rack_active_task_ms,
             self.cross_rack_actives,
             dt,
             "cross_rack_actives",
         )?;
+        let running = self.world.tasks.len() as u64 - down.0 - down.1;
+        let restoring = self.count(ActiveState::Restoring);
+        let w = &mut self.window;
+        w.available_task_ms = accumulate(w.available_task_ms, running, dt, "samples")?;
+        w.restoring_task_ms = accumulate(w.restoring_task_ms, restoring, dt, "samples")?;
+        w.imbalance_milli_ms =
+            accumulate(w.imbalance_milli_ms, self.imbalance_milli, dt, "samples")?;
         Ok(())
     }
 
-    /// One client's restore bandwidth over `dt`: its restoring actives first,
-    /// then its standbys and warm-ups.
-    fn restore(
-        &mut self,
-        c: usize,
-        dt: Millis,
-        running_from: &mut [Option<Millis>],
-    ) -> Result<(), Overflow> {
-        let rate = self.settings.restore_rate;
-        let capacity = rate.over(dt, "cluster.restore_rate over one step, in milli-records")?;
-        let client = &self.world.clients[c];
-        let restoring: Vec<usize> = client
-            .actives
-            .iter()
-            .copied()
-            .filter(|&t| self.world.tasks[t].state == ActiveState::Restoring)
-            .collect();
-        let replicas: Vec<usize> = client.replicas.iter().copied().collect();
-        let need = |t: usize| {
-            let offset = client
-                .stores
-                .get(&t)
-                .map_or(MilliRecords::ZERO, |s| s.offset);
-            self.world.tasks[t].end.saturating_minus(offset)
-        };
-        let active_needs: Vec<MilliRecords> = restoring.iter().map(|&t| need(t)).collect();
-        let replica_needs: Vec<MilliRecords> = replicas.iter().map(|&t| need(t)).collect();
-        let (active_shares, left) = physics::share(&active_needs, rate, capacity);
-        let (replica_shares, _) = physics::share(&replica_needs, rate, left);
-        for (&t, share) in restoring.iter().zip(&active_shares) {
-            self.receive(c, t, share.received, true)?;
-            if let Some(done) = share.done_at_ms {
-                running_from[t] = Some(done.min(dt));
+    /// The changelogs of running actives grow over `dt`; their owners'
+    /// stores follow.
+    fn write(&mut self, dt: Millis) -> Result<(), Overflow> {
+        for t in 0..self.world.tasks.len() {
+            let task = &mut self.world.tasks[t];
+            if task.state != ActiveState::Running {
+                continue;
+            }
+            let changelog = |id: crate::model::TaskId| {
+                Overflow::of(format!(
+                    "the changelog of task {id} (subtopologies[{}].write_rate over time, in milli-records)",
+                    id.subtopology
+                ))
+            };
+            let written = task
+                .write_rate
+                .checked_over(dt)
+                .ok_or_else(|| changelog(task.id))?;
+            task.end = task
+                .end
+                .checked_plus(written)
+                .ok_or_else(|| changelog(task.id))?;
+            let end_offset = task.end;
+            let owner = task.owner.expect("a running task has an owner");
+            if let Some(store) = self.world.clients[owner].stores.get_mut(&t) {
+                store.offset = end_offset;
             }
         }
-        for (&t, share) in replicas.iter().zip(&replica_shares) {
-            self.receive(c, t, share.received, false)?;
-        }
         Ok(())
     }
 
-    fn receive(
-        &mut self,
-        c: usize,
-        t: usize,
-        received: MilliRecords,
-        active: bool,
-    ) -> Result<(), Overflow> {
-        if received == MilliRecords::ZERO {
+    /// A reader's work over a stretch: its store's offset, the totals.
+    fn receive(&mut self, r: &Reader, read: MilliRecords) -> Result<(), Overflow> {
+        if read == MilliRecords::ZERO {
             return Ok(());
         }
+        let (c, t) = (r.client, r.task);
         if let Some(store) = self.world.clients[c].stores.get_mut(&t) {
-            store.offset = store.offset.plus(received, "a store's offset")?;
+            store.offset = store.offset.plus(read, "a store's offset")?;
         }
-        let milli = u128::from(received.get());
+        let milli = u128::from(read.get());
         let total =
             |sum: u128, what: &str| sum.checked_add(milli).ok_or_else(|| Overflow::of(what));
         self.restored_milli = total(self.restored_milli, "restored_records.total")?;
-        if active {
+        if r.active {
             self.restored_active_milli =
                 total(self.restored_active_milli, "restored_records.active")?;
+        } else if r.following() {
+            self.steady_milli = total(self.steady_milli, "restored_records.steady_replication")?;
         }
         let task_rack = self.world.tasks[t].changelog_rack.as_deref();
         if task_rack.is_some() && self.world.clients[c].rack.as_deref() != task_rack {
@@ -892,45 +1003,32 @@ impl Run<'_> {
         Ok(())
     }
 
-    /// Adds, for `dt`, the stateful tasks whose caught-up standbys number at
+    /// The stateful tasks whose caught-up standbys on members number at
     /// least `min(num_standby_replicas, members − 1)`.
-    fn accumulate_coverage(&mut self, dt: Millis) -> Result<(), Overflow> {
+    fn covered_tasks(&self) -> usize {
         let wanted = self.scenario.config.num_standby_replicas as usize;
         let members = self.world.members().len();
         let needed = wanted.min(members.saturating_sub(1));
-        // A threshold: past what milli-records hold, every lag is under it.
-        let acceptable = self
-            .settings
-            .acceptable_lag
-            .to_milli()
-            .unwrap_or(MilliRecords::MAX);
-        let covered =
-            self.world
-                .tasks
-                .iter()
-                .enumerate()
-                .filter(|(_, t)| t.stateful)
-                .filter(|(t, task)| {
-                    let caught_up =
-                        task.standbys
-                            .iter()
-                            .filter(|&&c| self.world.clients[c].status == Status::Member)
-                            .filter(|&&c| {
-                                self.world.clients[c].stores.get(t).is_some_and(|s| {
-                                    task.end.saturating_minus(s.offset) <= acceptable
-                                })
-                            })
-                            .count();
-                    caught_up >= needed
-                })
-                .count();
-        self.metrics.covered_task_ms = accumulate(
-            self.metrics.covered_task_ms,
-            covered as u64,
-            dt,
-            "standby_coverage",
-        )?;
-        Ok(())
+        let acceptable = self.acceptable_milli();
+        self.world
+            .tasks
+            .iter()
+            .enumerate()
+            .filter(|(_, t)| t.stateful)
+            .filter(|(t, task)| {
+                let caught_up = task
+                    .standbys
+                    .iter()
+                    .filter(|&&c| self.world.clients[c].status == Status::Member)
+                    .filter(|&&c| {
+                        self.world.clients[c].stores.get(t).is_some_and(|s| {
+                            task.end.get().saturating_sub(s.offset.get()) <= acceptable
+                        })
+                    })
+                    .count();
+                caught_up >= needed
+            })
+            .count()
     }
 
     fn finish(mut self, outcome: Outcome) -> Result<RunResult, SimError> {
@@ -954,16 +1052,29 @@ impl Run<'_> {
             ))
         })();
         let (active, replica, cross_rack) = totals.map_err(|o| self.overflow(o))?;
+        let steady = records_of(self.steady_milli, "restored_records.steady_replication")
+            .map_err(|o| self.overflow(o))?;
+        let readers = stretch::readers(
+            &self.world,
+            self.settings.restore_rate.get(),
+            self.settings.restore_bandwidth.map(Rate::get),
+        );
+        self.observe(&readers);
         let m = &mut self.metrics;
         m.max_outage_ms = self.world.max_outage_ms;
         m.task_down_ms = self.world.tasks.iter().map(|t| t.down_ms).collect();
         m.restored_active_records = active;
         m.restored_replica_records = replica;
+        m.steady_replica_records = steady;
         m.cross_rack_records = cross_rack;
         m.final_imbalance_milli = self.imbalance_milli;
         m.final_members = self.world.members().len() as u64;
         // Settled before the last event (one that changed nothing): 0.
-        m.converge_ms = self.settled_since.map(|s| s.since(self.last_event_ms));
+        let after_last_event = |since: Option<SimTime>| since.map(|s| s.since(self.last_event_ms));
+        m.converge_ms = after_last_event(self.settled_since);
+        m.full_availability_ms = after_last_event(self.available_since);
+        m.full_redundancy_ms = after_last_event(self.redundant_since);
+        m.restores_done_ms = after_last_event(self.restored_since);
         Ok(RunResult {
             strategy: self.assignor.info().name.to_string(),
             metrics: self.metrics,

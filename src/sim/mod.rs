@@ -14,6 +14,7 @@ pub mod report;
 mod result;
 mod scenario;
 mod scenario_toml;
+mod stretch;
 pub mod sweep;
 pub mod units;
 mod world;

@@ -166,14 +166,34 @@ pub struct Figures {
     pub task_downtime: TaskDowntime,
     /// Records restored: by actives, by replicas, total.
     pub restored_records: Split,
+    /// Records restored to recover (by actives, and by replicas behind their
+    /// changelog's end) and records caught-up standbys read to follow their
+    /// running actives (steady-state replication); they sum to the total.
+    pub recovery_records: Fixed,
+    /// See `recovery_records`.
+    pub steady_replication_records: Fixed,
     /// Actives that changed client.
     pub active_moves: Fixed,
+    /// The stateful ones among them.
+    pub stateful_active_moves: Fixed,
+    /// The stateless ones.
+    pub stateless_active_moves: Fixed,
     /// Replicas placed on a client that did not hold the task as one.
     pub standby_moves: Fixed,
     /// Counted rebalances.
     pub rebalances: Rebalances,
     /// Seconds from the last event to a settled plan; `None`: never.
     pub time_to_converge_s: Option<Fixed>,
+    /// Seconds from the last event until every task runs for good; `None`: never.
+    pub time_to_full_availability_s: Option<Fixed>,
+    /// Seconds from the last event until every stateful task has its
+    /// caught-up standbys for good; `None`: never.
+    pub time_to_full_redundancy_s: Option<Fixed>,
+    /// Seconds from the last event until every restore is done for good
+    /// (the data converged); `None`: never.
+    pub time_to_restores_done_s: Option<Fixed>,
+    /// The most standbys and warm-ups one member held at once.
+    pub max_replicas_per_client: Fixed,
     /// Members of the group at the end.
     pub final_members: Fixed,
     /// Time-weighted imbalance (tasks per thread), `None` when no time was covered.
@@ -227,7 +247,16 @@ impl Figures {
                 second: int(restored.1),
                 total: sum(restored.0, restored.1),
             },
+            // Steady replication is part of what replicas read.
+            recovery_records: Fixed {
+                scaled: u128::from(restored.0)
+                    + u128::from(restored.1.saturating_sub(m.steady_replica_records.get())),
+                decimals: 0,
+            },
+            steady_replication_records: int(m.steady_replica_records.get()),
             active_moves: int(m.active_moves),
+            stateful_active_moves: int(m.stateful_active_moves),
+            stateless_active_moves: int(m.active_moves - m.stateful_active_moves),
             standby_moves: int(m.standby_moves),
             rebalances: Rebalances {
                 membership: int(m.membership_rebalances),
@@ -241,6 +270,10 @@ impl Figures {
                 },
             },
             time_to_converge_s: m.converge_ms.map(Fixed::seconds),
+            time_to_full_availability_s: m.full_availability_ms.map(Fixed::seconds),
+            time_to_full_redundancy_s: m.full_redundancy_ms.map(Fixed::seconds),
+            time_to_restores_done_s: m.restores_done_ms.map(Fixed::seconds),
+            max_replicas_per_client: int(m.max_replicas_per_client),
             final_members: int(m.final_members),
             imbalance_time_weighted: Fixed::ratio(
                 m.imbalance_milli_ms,
@@ -283,13 +316,30 @@ impl Figures {
             ("restored_records.active", Some(r.first)),
             ("restored_records.replica", Some(r.second)),
             ("restored_records.total", Some(r.total)),
+            ("restored_records.recovery", Some(self.recovery_records)),
+            (
+                "restored_records.steady_replication",
+                Some(self.steady_replication_records),
+            ),
             ("active_moves", Some(self.active_moves)),
+            ("stateful_active_moves", Some(self.stateful_active_moves)),
+            ("stateless_active_moves", Some(self.stateless_active_moves)),
             ("standby_moves", Some(self.standby_moves)),
             ("rebalances.membership", Some(b.membership)),
             ("rebalances.probing", Some(b.probing)),
             ("rebalances.caught_up", Some(b.caught_up)),
             ("rebalances.total", Some(b.total)),
             ("time_to_converge_s", self.time_to_converge_s),
+            (
+                "time_to_full_availability_s",
+                self.time_to_full_availability_s,
+            ),
+            ("time_to_full_redundancy_s", self.time_to_full_redundancy_s),
+            ("time_to_restores_done_s", self.time_to_restores_done_s),
+            (
+                "max_replicas_per_client",
+                Some(self.max_replicas_per_client),
+            ),
             ("final_members", Some(self.final_members)),
             ("imbalance.time_weighted", self.imbalance_time_weighted),
             ("imbalance.final", Some(self.imbalance_final)),
@@ -333,22 +383,23 @@ pub struct TimeSeries {
 }
 
 /// The time series a run's samples hold, in the order the plots come.
-pub const TIME_SERIES: [TimeSeries; 4] = [
+/// Each sample after the first is a mean over its interval ([`Sample`]).
+pub const TIME_SERIES: [TimeSeries; 5] = [
     TimeSeries {
         title: "available tasks",
-        label: "tasks with a running active",
+        label: "tasks with a running active (interval mean)",
         unit: "tasks",
-        value: |s| Fixed::int(s.available_tasks),
+        value: |s| Fixed::milli(s.available_tasks_milli),
     },
     TimeSeries {
         title: "restoring tasks",
-        label: "stateful actives restoring",
+        label: "stateful actives restoring (interval mean)",
         unit: "tasks",
-        value: |s| Fixed::int(s.restoring_tasks),
+        value: |s| Fixed::milli(s.restoring_tasks_milli),
     },
     TimeSeries {
         title: "imbalance",
-        label: "max - min active tasks per thread",
+        label: "max - min active tasks per thread (interval mean)",
         unit: "tasks/thread",
         value: |s| Fixed::milli(s.imbalance_milli),
     },
@@ -357,6 +408,12 @@ pub const TIME_SERIES: [TimeSeries; 4] = [
         label: "records restored so far",
         unit: "",
         value: |s| Fixed::int(s.restored_records.get()),
+    },
+    TimeSeries {
+        title: "replicas on the busiest client",
+        label: "most standbys and warm-ups on one member (interval max)",
+        unit: "replicas",
+        value: |s| Fixed::int(s.max_replicas_per_client),
     },
 ];
 
@@ -430,6 +487,6 @@ mod tests {
             get("max_outage_s"),
             Some(Fixed::seconds(Millis::new(6_000)))
         );
-        assert_eq!(flat.len(), 26);
+        assert_eq!(flat.len(), 34);
     }
 }

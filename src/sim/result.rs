@@ -20,8 +20,14 @@ pub struct RunMetrics {
     pub restored_active_records: Records,
     /// Records replayed by standbys and warm-ups.
     pub restored_replica_records: Records,
+    /// The part of `restored_replica_records` read by replicas that were
+    /// caught up (at their changelog's end) and followed their running
+    /// active: steady-state replication, not recovery.
+    pub steady_replica_records: Records,
     /// Tasks whose active changed client, summed over rebalances.
     pub active_moves: u64,
+    /// The stateful ones among `active_moves`.
+    pub stateful_active_moves: u64,
     /// Standbys (and warm-ups) placed on a client that did not hold the task
     /// as a replica before, summed over rebalances.
     pub standby_moves: u64,
@@ -36,6 +42,19 @@ pub struct RunMetrics {
     /// for no follow-up and is balanced (active spread per thread ≤ 1) and
     /// stays so; `None` if that never happens before the end.
     pub converge_ms: Option<Millis>,
+    /// From the last scripted or churn event until every task has a running
+    /// active and keeps one to the end; `None` if that never happens.
+    pub full_availability_ms: Option<Millis>,
+    /// From the last event until every stateful task has the caught-up
+    /// standbys it asks for (`min(num_standby_replicas, members − 1)`) and
+    /// keeps them to the end; `None` if never.
+    pub full_redundancy_ms: Option<Millis>,
+    /// From the last event until every restore is done (no active
+    /// restoring, every standby and warm-up at its changelog's end) and
+    /// none starts again before the end; `None` if never.
+    pub restores_done_ms: Option<Millis>,
+    /// The most standbys and warm-ups one member held at any time.
+    pub max_replicas_per_client: u64,
     /// Members of the group at the end (crashed clients not counted).
     pub final_members: u64,
     /// Σ over time of (max − min actives per thread) × 1000 × ms: divide by
@@ -60,17 +79,23 @@ pub struct RunMetrics {
     pub rebalances_within_optimal_shares: u64,
 }
 
-/// One sample of the time series.
+/// One sample of the time series, on the grid `0, sample_every, 2 ×
+/// sample_every, …`. The first holds the values at time 0; every later one
+/// holds their time averages over the interval since the one before (so a
+/// 5-second pause inside a minute shows as the share of the minute it
+/// took, not as a dip), except `restored_records`, a running total.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Sample {
-    /// Simulated time.
+    /// Simulated time: the end of the interval.
     pub t_ms: SimTime,
-    /// Tasks with a running active.
-    pub available_tasks: u64,
-    /// Stateful actives restoring.
-    pub restoring_tasks: u64,
-    /// max − min actives per thread, × 1000.
+    /// Tasks with a running active, mean over the interval, × 1000.
+    pub available_tasks_milli: u64,
+    /// Stateful actives restoring, mean over the interval, × 1000.
+    pub restoring_tasks_milli: u64,
+    /// max − min actives per thread, × 1000, mean over the interval.
     pub imbalance_milli: u64,
+    /// The most standbys and warm-ups on one member during the interval.
+    pub max_replicas_per_client: u64,
     /// Records restored so far (actives and replicas).
     pub restored_records: Records,
 }

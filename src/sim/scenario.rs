@@ -33,7 +33,7 @@
 //! | churn draws, `events_per_hour × (until − from)` | [`MAX_CHURN_EVENTS`] = 100,000 | drawn, stored and replayed before anything else; 11 years at 1 per hour |
 //! | `state_records` per task | [`MAX_STATE_RECORDS`] = 10¹² | changelogs are counted in milli-records in `u64`: 10¹² records plus 10 years of writes at the highest rate stay below 2⁶⁴ milli-records |
 //! | `write_rate` per task (subtopologies and `write_spike`) | [`MAX_WRITE_RATE`] = 10⁶ records/s | above one Kafka partition's write throughput |
-//! | `cluster.restore_rate` per client | [`MAX_RESTORE_RATE`] = 10⁹ records/s | |
+//! | `cluster.restore_rate` per client, `cluster.restore_bandwidth` | [`MAX_RESTORE_RATE`] = 10⁹ records/s | |
 
 use std::collections::BTreeMap;
 
@@ -122,6 +122,11 @@ pub struct ClusterSpec {
     /// `scale.down.timeout.ms`); `None` waits as long as it takes. Read only
     /// under strategies that hand over on leave (`kip441-learner`).
     pub scale_down_timeout_ms: Option<u64>,
+    /// Records per second the whole cluster can restore at once (what the
+    /// brokers serve to restoring consumers), shared max-min fairly among
+    /// the clients that restore; `None`: no limit beyond each client's
+    /// `restore_rate`.
+    pub restore_bandwidth: Option<u64>,
 }
 
 /// Kafka's rebalance protocols.
@@ -417,6 +422,14 @@ impl Scenario {
             MAX_RESTORE_RATE,
             "restore rates",
         )?;
+        if let Some(bandwidth) = c.restore_bandwidth {
+            at_most(
+                "cluster.restore_bandwidth",
+                bandwidth,
+                MAX_RESTORE_RATE,
+                "restore rates",
+            )?;
+        }
         let mut tasks: u64 = 0;
         for (i, sub) in self.subtopologies.iter().enumerate() {
             let path = |key: &str| format!("subtopologies[{i}].{key}");

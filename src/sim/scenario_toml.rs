@@ -53,6 +53,7 @@
 //! | `threads` | integer | `1` | at least 1, per client |
 //! | `racks` | array of strings | `[]` | non-empty names, no repeats; dealt round-robin to clients in order of creation (client `cK` gets `racks[K % len]`) |
 //! | `restore_rate` | integer | required | at least 1 record/s per client |
+//! | `restore_bandwidth` | integer | none: no cluster-wide limit | at least 1 record/s: what the whole cluster can restore at once (the brokers' limit), shared max-min fairly among restoring clients |
 //! | `session_timeout` | duration | `"45s"` (Kafka's `session.timeout.ms`) | |
 //! | `rebalance_pause` | duration | `"5s"` | |
 //! | `state_cleanup_delay` | duration | `"10m"` (Kafka's `state.cleanup.delay.ms`) | |
@@ -140,7 +141,7 @@
 //! | churn draws, `events_per_hour × (until − from)` | 100,000 |
 //! | `state_records` per task | 10¹² |
 //! | `write_rate` per task | 10⁶ records/s |
-//! | `cluster.restore_rate` | 10⁹ records/s |
+//! | `cluster.restore_rate`, `cluster.restore_bandwidth` | 10⁹ records/s |
 
 use std::fmt;
 use std::marker::PhantomData;
@@ -579,6 +580,7 @@ struct ClusterDoc {
     state_cleanup_delay: Option<Duration>,
     protocol: Option<Choice<Protocol>>,
     scale_down_timeout: Option<Duration>,
+    restore_bandwidth: Option<Int<1, { u64::MAX }>>,
 }
 
 #[derive(Deserialize)]
@@ -783,6 +785,7 @@ impl ClusterDoc {
                 .map_or(DEFAULT_STATE_CLEANUP_DELAY_MS, Duration::ms),
             protocol: self.protocol.map_or(Protocol::Cooperative, |c| c.0),
             scale_down_timeout_ms: self.scale_down_timeout.map(Duration::ms),
+            restore_bandwidth: self.restore_bandwidth.map(|b| b.0),
         })
     }
 }

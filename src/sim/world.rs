@@ -99,6 +99,15 @@ impl TaskSim {
     }
 }
 
+/// Actives that changed client in one rebalance.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct ActiveMoves {
+    /// All of them.
+    pub total: u64,
+    /// The stateful ones.
+    pub stateful: u64,
+}
+
 /// Clients and tasks.
 #[derive(Debug, Clone)]
 pub(crate) struct World {
@@ -281,8 +290,8 @@ impl World {
             .collect()
     }
 
-    /// Makes `plan` the assignment in force at `now`. Returns (active moves,
-    /// replica moves). Tasks that change owner (all tasks when `eager`) pause
+    /// Makes `plan` the assignment in force at `now`. Returns the active
+    /// moves and the replica moves. Tasks that change owner (all tasks when `eager`) pause
     /// until `now + pause` (for the rest of the run when that is past the
     /// end of the clock).
     pub(crate) fn apply(
@@ -291,7 +300,7 @@ impl World {
         now: SimTime,
         pause: Millis,
         eager: bool,
-    ) -> (u64, u64) {
+    ) -> (ActiveMoves, u64) {
         let index: BTreeMap<&str, usize> = self
             .clients
             .iter()
@@ -320,7 +329,7 @@ impl World {
                 replicas[task_index[t]].insert(c);
             }
         }
-        let mut moves = (0, 0);
+        let mut moves = (ActiveMoves::default(), 0);
         for client in &mut self.clients {
             client.actives.clear();
             client.replicas.clear();
@@ -330,7 +339,8 @@ impl World {
             let new_replicas = std::mem::take(&mut replicas[t]);
             moves.1 += new_replicas.difference(&self.tasks[t].replicas).count() as u64;
             if old_owner.is_some() && new_owner != old_owner {
-                moves.0 += 1;
+                moves.0.total += 1;
+                moves.0.stateful += u64::from(self.tasks[t].stateful);
             }
             let holders: BTreeSet<usize> = new_owner
                 .into_iter()

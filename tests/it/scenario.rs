@@ -408,6 +408,7 @@ fn defaults_are_documented_values() {
                 state_cleanup_delay_ms: 600_000,
                 protocol: Protocol::Cooperative,
                 scale_down_timeout_ms: None,
+                restore_bandwidth: None,
             },
             subtopologies: vec![SubtopologySpec {
                 partitions: 1,
@@ -566,6 +567,7 @@ lose_state_probability = 1
             state_cleanup_delay_ms: 3_600_000,
             protocol: Protocol::Eager,
             scale_down_timeout_ms: Some(90_000),
+            restore_bandwidth: None,
         }
     );
     assert_eq!(

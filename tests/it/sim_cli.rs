@@ -172,9 +172,15 @@ fn summary_carries_version_hash_seed_and_every_metric() {
             "max_outage_s",
             "restored_records",
             "active_moves",
+            "stateful_active_moves",
+            "stateless_active_moves",
             "standby_moves",
             "rebalances",
             "time_to_converge_s",
+            "time_to_full_availability_s",
+            "time_to_full_redundancy_s",
+            "time_to_restores_done_s",
+            "max_replicas_per_client",
             "imbalance",
             "standby_coverage",
             "cross_rack_records",
@@ -186,7 +192,16 @@ fn summary_carries_version_hash_seed_and_every_metric() {
                 "unavailable_task_s",
                 &["stateful", "stateless", "total"][..],
             ),
-            ("restored_records", &["active", "replica", "total"][..]),
+            (
+                "restored_records",
+                &[
+                    "active",
+                    "replica",
+                    "total",
+                    "recovery",
+                    "steady_replication",
+                ][..],
+            ),
             (
                 "rebalances",
                 &["membership", "probing", "caught_up", "total"][..],
@@ -223,7 +238,7 @@ fn summary_carries_version_hash_seed_and_every_metric() {
     let mut rows = csv.lines();
     assert_eq!(
         rows.next(),
-        Some("strategy,t_s,available_tasks,restoring_tasks,imbalance,restored_records")
+        Some("strategy,t_s,available_tasks,restoring_tasks,imbalance,max_replicas_per_client,restored_records")
     );
     // Samples every minute from 0 to 30 minutes, strategies in run order.
     let first_column: Vec<&str> = rows.map(|r| r.split(',').next().unwrap()).collect();
