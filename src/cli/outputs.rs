@@ -1161,17 +1161,30 @@ mod tests {
         assert_eq!(rows[1]["strategy"], "heron-rr");
         assert_eq!(rows[1]["outcome"], "infeasible");
         assert_eq!(rows[1]["parameters"]["config.max_warmup_replicas"], 2);
-        // Every figure of runs.csv, as written there.
+        // Every figure of runs.csv, as written there (raw JSON numbers).
+        #[derive(serde::Deserialize)]
+        struct Raw {
+            runs: Vec<RawRun>,
+        }
+        #[derive(serde::Deserialize)]
+        struct RawRun {
+            metrics: std::collections::BTreeMap<String, Box<RawValue>>,
+        }
+        let raw: Raw = serde_json::from_str(&json).unwrap();
         let csv = runs_csv(&info.parameters, &runs);
         let header: Vec<&str> = csv.lines().next().unwrap().split(',').collect();
-        for (row, line) in rows.iter().zip(csv.lines().skip(1)) {
+        assert_eq!(raw.runs.len(), csv.lines().count() - 1);
+        for (run, line) in raw.runs.iter().zip(csv.lines().skip(1)) {
             let fields: Vec<&str> = line.split(',').collect();
+            assert_eq!(fields.len(), header.len());
             for (name, field) in header.iter().zip(&fields).skip(4) {
-                let raw = serde_json::to_string(&row["metrics"][*name]).unwrap();
-                let raw = if raw == "null" { String::new() } else { raw };
-                assert_eq!(&raw, field, "{name}");
+                let value = run.metrics[*name].get();
+                let value = if value == "null" { "" } else { value };
+                assert_eq!(value, *field, "{name}");
             }
-            assert_eq!(row["seed"].to_string(), fields[1]);
+        }
+        for (row, line) in rows.iter().zip(csv.lines().skip(1)) {
+            assert_eq!(row["seed"].to_string(), line.split(',').nth(1).unwrap());
         }
         // Fixed decimals, keys in order.
         assert!(
@@ -1212,11 +1225,11 @@ mod tests {
         assert_eq!(active["p95"], 3);
         // Active moves 1, 2, 3: mean 2, std 1, half-width 4.303 / √3.
         assert!(
-            json.contains("\"mean\": 2.000,\n                \"std\": 1.000,\n                \"ci95_half_width\": 2.484,"),
+            json.contains("\"mean\": 2.000,\n              \"std\": 1.000,\n              \"ci95_half_width\": 2.484,"),
             "{json}"
         );
         assert!(json.contains(
-            "\"standby_coverage\": {\n                \"n\": 0,\n                \"mean\": null,\n                \"std\": null,"
+            "\"standby_coverage\": {\n              \"n\": 0,\n              \"mean\": null,\n              \"std\": null,"
         ));
         assert!(json.contains("\"infeasible_seeds\": [],"), "{json}");
         assert!(json.ends_with("}\n"));

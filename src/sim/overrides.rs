@@ -396,17 +396,24 @@ fn point(document: &toml::Table, axes: &[Axis], index: usize) -> Result<SweepPoi
     };
     let scenario = Scenario::from_table(table).map_err(|e| {
         // The setting whose key the error is at, else every setting.
-        let blamed: Vec<String> = match chosen
+        let blamed = chosen
             .iter()
-            .find(|(axis, _)| names_the_same(&e.path, &axis.key.to_string()))
-        {
-            Some((axis, value)) => vec![axis.origin_of(value)],
-            None => chosen
-                .iter()
-                .map(|(axis, value)| axis.origin_of(value))
-                .collect(),
-        };
-        InputError::new("", format!("{}: {e}", blamed.join(", ")))
+            .find(|(axis, _)| names_the_same(&e.path, &axis.key.to_string()));
+        match blamed {
+            Some((axis, value)) => {
+                let hint = elsewhere(document, &axis.key, value, &e)
+                    .map(|key| format!("; did you mean {key}?"))
+                    .unwrap_or_default();
+                InputError::new("", format!("{}: {e}{hint}", axis.origin_of(value)))
+            }
+            None => {
+                let all: Vec<String> = chosen
+                    .iter()
+                    .map(|(axis, value)| axis.origin_of(value))
+                    .collect();
+                InputError::new("", format!("{}: {e}", all.join(", ")))
+            }
+        }
     })?;
     Ok(SweepPoint {
         settings: chosen
@@ -418,6 +425,42 @@ fn point(document: &toml::Table, axes: &[Axis], index: usize) -> Result<SweepPoi
             .collect(),
         scenario,
     })
+}
+
+/// For a key that is not part of the format (`cluster.max_warmup_replicas`),
+/// the same key in another top-level table that is (`config.…`), if any.
+fn elsewhere(
+    document: &toml::Table,
+    key: &KeyPath,
+    value: &toml::Value,
+    error: &InputError,
+) -> Option<KeyPath> {
+    let unknown = |e: &InputError, key: &KeyPath| {
+        e.path == key.to_string() && e.message.contains("unknown key")
+    };
+    if !unknown(error, key) {
+        return None;
+    }
+    let [Step::Key(table), Step::Key(leaf)] = key.0.as_slice() else {
+        return None;
+    };
+    ["cluster", "config", "churn"]
+        .into_iter()
+        .filter(|other| other != table)
+        .map(|other| KeyPath(vec![Step::Key(other.to_string()), Step::Key(leaf.clone())]))
+        .find(|candidate| {
+            let mut root = toml::Value::Table(document.clone());
+            if set(&mut root, &candidate.0, value.clone()).is_err() {
+                return false;
+            }
+            let toml::Value::Table(table) = root else {
+                return false;
+            };
+            match Scenario::from_table(table) {
+                Ok(_) => true,
+                Err(e) => !unknown(&e, candidate),
+            }
+        })
 }
 
 /// Whether an error at `path` is about `key`: the same key, or a key or
@@ -653,6 +696,15 @@ config.max_warmup_replicas = [1, 2]
             .unwrap_err()
             .to_string();
         assert!(e.starts_with("--set cluster.foo=3: cluster.foo"), "{e}");
+        assert!(!e.contains("did you mean"), "{e}");
+        let e = sweep_points(SCENARIO, &[flag("cluster.max_warmup_replicas=3")])
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.starts_with("--set cluster.max_warmup_replicas=3: cluster.max_warmup_replicas")
+                && e.ends_with("; did you mean config.max_warmup_replicas?"),
+            "{e}"
+        );
         let e = sweep_points(SCENARIO, &[flag("config.max_warmup_replicas=0")])
             .unwrap_err()
             .to_string();
@@ -664,10 +716,8 @@ config.max_warmup_replicas = [1, 2]
             .unwrap_err()
             .to_string();
         assert!(e.contains("no subtopologies[1]"), "{e}");
-        let e = sweep_points(SCENARIO, &[flag("name.x=3")])
-            .unwrap_err()
-            .to_string();
-        assert!(e.contains("cannot vary name"), "{e}");
+        let e = flag_error("name.x=3");
+        assert!(e.contains("cannot vary name.x"), "{e}");
         let twice = [flag("cluster.clients=2"), flag("cluster.clients=3")];
         let e = sweep_points(SCENARIO, &twice).unwrap_err().to_string();
         assert!(e.contains("cluster.clients twice"), "{e}");

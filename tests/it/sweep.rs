@@ -373,7 +373,10 @@ fn bad_parameters_exit_2_with_one_line_and_write_nothing() {
         ),
         (
             &["--set", "cluster.max_warmup_replicas=1,2"],
-            &["--set cluster.max_warmup_replicas=1"],
+            &[
+                "--set cluster.max_warmup_replicas=1",
+                "did you mean config.max_warmup_replicas?",
+            ],
         ),
         (
             &["--set", "config.max_warmup_replicas=1,0"],
