@@ -38,8 +38,17 @@ enum Command {
     Simulate(simulate::SimulateArgs),
     /// Run a scenario with each strategy over many seeds, in parallel.
     ///
-    /// Prints n, mean, p50, p95 and max per metric and strategy (nearest-rank
-    /// percentiles over the completed runs) and writes them to sweep.json.
+    /// With --set KEY=V1,V2 (or a [sweep] table in the scenario) it also
+    /// varies scenario keys, running every combination of their values.
+    /// Prints, per combination, strategy and metric, over the completed runs:
+    /// n (runs with a value; nulls such as "never converged" are left out),
+    /// mean, std (the sample standard deviation, divisor n-1), ±ci95 (half
+    /// the width of the 95% confidence interval of the mean, Student's t with
+    /// n-1 degrees of freedom from a 3-decimal table; std and ±ci95 are "-"
+    /// for n < 2), and the nearest-rank p50, p95 and max. All computed
+    /// exactly from the printed decimals. Writes them to sweep.json, and
+    /// every run's figures (a row per combination, seed and strategy, with
+    /// the parameter values as columns) to runs.csv and runs.json.
     Sweep(sweep::SweepArgs),
 }
 

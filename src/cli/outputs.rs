@@ -67,22 +67,54 @@
 //!   "scenario_hash": "…",
 //!   "seeds": "1..11",
 //!   "version": "0.1.0",
-//!   "strategies": {
-//!     "kip441": {                                  // run order
-//!       "runs": 10,
-//!       "completed": 10,
-//!       "infeasible_seeds": [],
-//!       "metrics": {                               // `report::Figures::flat` order
-//!         "unavailable_task_s.stateful": {"n": 10, "mean": 1.235, "p50": 1.200, "p95": 2.000, "max": 2.000},
-//!         …
+//!   "parameters": ["config.max_warmup_replicas"],   // the keys varied; [] when none
+//!   "points": [                                      // one per combination; one when none
+//!     {
+//!       "parameters": {"config.max_warmup_replicas": 1},
+//!       "strategies": {
+//!         "kip441": {                                // run order
+//!           "runs": 10,
+//!           "completed": 10,
+//!           "infeasible_seeds": [],
+//!           "metrics": {                             // `report::flat_metrics` order
+//!             "unavailable_task_s.stateful": {"n": 10, "mean": 1.235, "std": 0.412,
+//!               "ci95_half_width": 0.295, "p50": 1.200, "p95": 2.000, "max": 2.000},
+//!             …
+//!           }
+//!         }
 //!       }
 //!     }
-//!   }
+//!   ]
 //! }
 //! ```
 //!
-//! The statistics (nearest-rank percentiles, the mean's rounding) are
-//! `smoothscale::sim::sweep`'s.
+//! `n` counts the completed runs with a value (nulls left out); `std` is the
+//! sample standard deviation (divisor `n − 1`) and `ci95_half_width` half the
+//! 95% confidence interval of the mean (Student's t, `n − 1` degrees of
+//! freedom): the interval is `mean ± ci95_half_width`; both null for `n < 2`.
+//! The statistics (exact arithmetic, the t table, nearest-rank percentiles,
+//! the roundings) are `smoothscale::sim::sweep`'s and `sim::dispersion`'s.
+//! Parameter values are JSON numbers, strings, booleans or arrays as TOML
+//! gave them.
+//!
+//! # `runs.csv` and `runs.json`
+//!
+//! One row per run, by point, then seed, then strategy: the parameter
+//! values, `seed`, `strategy`, `outcome` (`completed` or `infeasible`) and
+//! every metric of `summary.json` under its flat name, the same figures in
+//! both files. `runs.json`:
+//!
+//! ```text
+//! {
+//!   "scenario": "scale-out", "scenario_hash": "…", "seeds": "1..11", "version": "0.1.0",
+//!   "parameters": ["config.max_warmup_replicas"],
+//!   "runs": [
+//!     {"parameters": {"config.max_warmup_replicas": 1}, "seed": 1, "strategy": "kip441",
+//!      "outcome": "completed", "metrics": {"unavailable_task_s.stateful": 1.200, …}},
+//!     …
+//!   ]
+//! }
+//! ```
 //!
 //! # All or nothing
 //!
@@ -101,8 +133,9 @@ use serde::ser::{Error as _, SerializeMap};
 use serde::{Serialize, Serializer};
 use serde_json::value::RawValue;
 
+use smoothscale::sim::overrides::{label, Setting};
 use smoothscale::sim::report::{Figures, Fixed};
-use smoothscale::sim::sweep::{RunFigures, SeedRange, Stats, StrategySweep};
+use smoothscale::sim::sweep::{PointSweep, RunFigures, SeedRange, Stats, StrategySweep};
 use smoothscale::sim::{Outcome, RunResult, Sample};
 use smoothscale::wire;
 
@@ -126,7 +159,7 @@ pub(crate) struct RunInfo {
     pub standbys_asked: bool,
 }
 
-/// What `sweep.json` says besides the statistics.
+/// What `sweep.json` and `runs.json` say besides the runs and statistics.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct SweepInfo {
     /// The scenario's name.
@@ -135,6 +168,8 @@ pub(crate) struct SweepInfo {
     pub scenario_hash: String,
     /// The seeds run.
     pub seeds: SeedRange,
+    /// The keys varied, in order (none when only seeds vary).
+    pub parameters: Vec<String>,
 }
 
 /// A [`Fixed`] as a JSON number with its decimals (`12.350`, not `12.35`).
@@ -328,7 +363,20 @@ struct SweepDoc<'a> {
     scenario_hash: &'a str,
     seeds: String,
     version: &'static str,
+    parameters: &'a [String],
+    points: Vec<PointDoc<'a>>,
+}
+
+/// One point of `sweep.json`.
+#[derive(Serialize)]
+struct PointDoc<'a> {
+    parameters: InOrder<&'a toml::Value>,
     strategies: InOrder<StrategySweepDoc<'a>>,
+}
+
+/// The parameter values of a point or run, keyed by parameter.
+fn settings_doc(settings: &[Setting]) -> InOrder<&toml::Value> {
+    InOrder(settings.iter().map(|s| (s.key.clone(), &s.value)).collect())
 }
 
 /// One strategy's entry of `sweep.json`.
@@ -340,11 +388,13 @@ struct StrategySweepDoc<'a> {
     metrics: InOrder<StatsDoc>,
 }
 
-/// Count, mean, p50, p95 and max of one metric.
+/// Count, mean, spread, p50, p95 and max of one metric.
 #[derive(Serialize)]
 struct StatsDoc {
     n: usize,
     mean: Option<Num>,
+    std: Option<Num>,
+    ci95_half_width: Option<Num>,
     p50: Option<Num>,
     p95: Option<Num>,
     max: Option<Num>,
@@ -355,6 +405,8 @@ impl StatsDoc {
         StatsDoc {
             n: stats.n,
             mean: opt(stats.mean),
+            std: opt(stats.std),
+            ci95_half_width: opt(stats.ci95_half_width),
             p50: opt(stats.p50),
             p95: opt(stats.p95),
             max: opt(stats.max),
@@ -379,33 +431,96 @@ pub(crate) fn summary_json(info: &RunInfo, results: &[RunResult]) -> String {
     })
 }
 
-/// `sweep.json`: the sweep's identity, then per strategy the runs, the
-/// seeds that stopped as infeasible and the statistics per flat metric.
-pub(crate) fn sweep_json(info: &SweepInfo, sweep: &[StrategySweep]) -> String {
+/// `sweep.json`: the sweep's identity and parameters, then per point its
+/// parameter values and per strategy the runs, the seeds that stopped as
+/// infeasible and the statistics per flat metric.
+pub(crate) fn sweep_json(info: &SweepInfo, sweep: &[PointSweep]) -> String {
     wire::write(&SweepDoc {
         scenario: &info.scenario,
         scenario_hash: &info.scenario_hash,
         seeds: info.seeds.to_string(),
         version: VERSION,
-        strategies: InOrder(
-            sweep
+        parameters: &info.parameters,
+        points: sweep
+            .iter()
+            .map(|point| PointDoc {
+                parameters: settings_doc(&point.settings),
+                strategies: InOrder(point.strategies.iter().map(strategy_doc).collect()),
+            })
+            .collect(),
+    })
+}
+
+/// One strategy's entry of a point of `sweep.json`, with its name.
+fn strategy_doc(s: &StrategySweep) -> (String, StrategySweepDoc<'_>) {
+    let doc = StrategySweepDoc {
+        runs: s.runs,
+        completed: s.runs - s.infeasible_seeds.len(),
+        infeasible_seeds: &s.infeasible_seeds,
+        metrics: InOrder(
+            s.metrics
                 .iter()
-                .map(|s| {
-                    let doc = StrategySweepDoc {
-                        runs: s.runs,
-                        completed: s.runs - s.infeasible_seeds.len(),
-                        infeasible_seeds: &s.infeasible_seeds,
-                        metrics: InOrder(
-                            s.metrics
-                                .iter()
-                                .map(|(key, stats)| (key.clone(), StatsDoc::of(stats)))
-                                .collect(),
-                        ),
-                    };
-                    (s.strategy.clone(), doc)
-                })
+                .map(|(key, stats)| (key.clone(), StatsDoc::of(stats)))
                 .collect(),
         ),
+    };
+    (s.strategy.clone(), doc)
+}
+
+/// `runs.json`.
+#[derive(Serialize)]
+struct RunsDoc<'a> {
+    scenario: &'a str,
+    scenario_hash: &'a str,
+    seeds: String,
+    version: &'static str,
+    parameters: &'a [String],
+    runs: Vec<RunDoc<'a>>,
+}
+
+/// One run of `runs.json`.
+#[derive(Serialize)]
+struct RunDoc<'a> {
+    parameters: InOrder<&'a toml::Value>,
+    seed: u64,
+    strategy: &'a str,
+    outcome: &'static str,
+    metrics: InOrder<Option<Num>>,
+}
+
+/// `completed` or `infeasible`.
+fn outcome_word(f: &RunFigures) -> &'static str {
+    if f.completed {
+        "completed"
+    } else {
+        "infeasible"
+    }
+}
+
+/// `runs.json`: the sweep's identity and parameters, then every run as
+/// `runs.csv` lists it (module doc).
+pub(crate) fn runs_json(info: &SweepInfo, figures: &[RunFigures]) -> String {
+    wire::write(&RunsDoc {
+        scenario: &info.scenario,
+        scenario_hash: &info.scenario_hash,
+        seeds: info.seeds.to_string(),
+        version: VERSION,
+        parameters: &info.parameters,
+        runs: figures
+            .iter()
+            .map(|f| RunDoc {
+                parameters: settings_doc(&f.settings),
+                seed: f.seed,
+                strategy: &f.strategy,
+                outcome: outcome_word(f),
+                metrics: InOrder(
+                    f.metrics
+                        .iter()
+                        .map(|(k, v)| (k.clone(), opt(*v)))
+                        .collect(),
+                ),
+            })
+            .collect(),
     })
 }
 
@@ -469,13 +584,20 @@ pub(crate) fn timeseries_csv(results: &[RunResult]) -> String {
     out
 }
 
-/// `runs.csv` of a sweep: one row per run, by seed then strategy (the order
-/// the runs were listed in): `seed,strategy,outcome`, then every metric of
+/// `runs.csv` of a sweep: one row per run, by point, seed, then strategy
+/// (the order the runs were listed in): the parameters' values (a column per
+/// key of `parameters`, named by it; strings as they are, other values as
+/// TOML writes them), `seed,strategy,outcome`, then every metric of
 /// `summary.json` under its flat name (`unavailable_task_s.stateful`, …); a
 /// null value is an empty field. An infeasible run's figures cover the time
 /// before it stopped.
-pub(crate) fn runs_csv(figures: &[RunFigures]) -> String {
-    let mut out = String::from("seed,strategy,outcome");
+pub(crate) fn runs_csv(parameters: &[String], figures: &[RunFigures]) -> String {
+    let mut out = String::new();
+    for key in parameters {
+        out.push_str(&csv_field(key));
+        out.push(',');
+    }
+    out.push_str("seed,strategy,outcome");
     if let Some(first) = figures.first() {
         for (name, _) in &first.metrics {
             out.push(',');
@@ -484,11 +606,11 @@ pub(crate) fn runs_csv(figures: &[RunFigures]) -> String {
     }
     out.push('\n');
     for f in figures {
-        let outcome = if f.completed {
-            "completed"
-        } else {
-            "infeasible"
-        };
+        for setting in &f.settings {
+            out.push_str(&csv_field(&label(&setting.value)));
+            out.push(',');
+        }
+        let outcome = outcome_word(f);
         let _ = write!(out, "{},{},{outcome}", f.seed, csv_field(&f.strategy));
         for (_, value) in &f.metrics {
             out.push(',');
@@ -513,9 +635,15 @@ fn csv_field(text: &str) -> String {
 /// Every file name `simulate` and `sweep` write: the hidden files of a
 /// killed run are recognised by them.
 fn output_names() -> impl Iterator<Item = &'static str> {
-    ["summary.json", "timeseries.csv", "sweep.json", "runs.csv"]
-        .into_iter()
-        .chain(PLOT_FILES)
+    [
+        "summary.json",
+        "timeseries.csv",
+        "sweep.json",
+        "runs.csv",
+        "runs.json",
+    ]
+    .into_iter()
+    .chain(PLOT_FILES)
 }
 
 /// `.NAME.PID.SUFFIX`, the hidden name of a staged (`tmp`) or set-aside
@@ -681,7 +809,7 @@ fn undo(staged: &[Staged], moved: usize) {
 /// outputs and tables.
 #[cfg(test)]
 pub(crate) mod fixtures {
-    use smoothscale::sim::sweep::{aggregate, RunFigures, SeedRange, StrategySweep};
+    use smoothscale::sim::sweep::{aggregate, PointSweep, RunFigures, SeedRange};
     use smoothscale::sim::{
         report, Millis, Outcome, Records, RunMetrics, RunResult, Sample, SimTime,
     };
@@ -797,6 +925,8 @@ pub(crate) mod fixtures {
             covered_ms: Millis::new(1000),
         };
         RunFigures {
+            point: 0,
+            settings: Vec::new(),
             seed,
             strategy: strategy.to_string(),
             completed,
@@ -809,24 +939,29 @@ pub(crate) mod fixtures {
             scenario: "tiny".to_string(),
             scenario_hash: "h".to_string(),
             seeds: SeedRange { start: 1, end: 4 },
+            parameters: Vec::new(),
         }
     }
 
-    pub(crate) fn sample_sweep() -> Vec<StrategySweep> {
-        aggregate(&[
+    pub(crate) fn sample_runs() -> Vec<RunFigures> {
+        vec![
             figures(1, "kip441", 1_000, true),
             figures(1, "heron-rr", 9_000, false),
             figures(2, "kip441", 3_000, true),
             figures(2, "heron-rr", 4_000, true),
             figures(3, "kip441", 2_000, true),
             figures(3, "heron-rr", 5_000, true),
-        ])
+        ]
+    }
+
+    pub(crate) fn sample_sweep() -> Vec<PointSweep> {
+        aggregate(&sample_runs())
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::fixtures::{completed, infeasible, info, sample_sweep, sweep_info};
+    use super::fixtures::{completed, infeasible, info, sample_runs, sample_sweep, sweep_info};
     use super::*;
     use smoothscale::sim::report::flat_metrics;
 
@@ -999,6 +1134,8 @@ mod tests {
     fn runs_csv_has_a_row_per_run_and_a_column_per_metric() {
         let figures = [
             RunFigures {
+                point: 0,
+                settings: Vec::new(),
                 seed: 3,
                 strategy: "kip441".into(),
                 completed: true,
@@ -1008,6 +1145,8 @@ mod tests {
                 ],
             },
             RunFigures {
+                point: 0,
+                settings: Vec::new(),
                 seed: 3,
                 strategy: "a,b".into(),
                 completed: false,
@@ -1018,12 +1157,97 @@ mod tests {
             },
         ];
         assert_eq!(
-            runs_csv(&figures),
+            runs_csv(&[], &figures),
             "seed,strategy,outcome,max_outage_s,time_to_converge_s\n\
              3,kip441,completed,5,\n\
              3,\"a,b\",infeasible,0,7\n"
         );
-        assert_eq!(runs_csv(&[]), "seed,strategy,outcome\n");
+        assert_eq!(runs_csv(&[], &[]), "seed,strategy,outcome\n");
+
+        // Parameter columns first, values as labels.
+        let with = |key: &str, value: toml::Value, f: &RunFigures| RunFigures {
+            settings: vec![
+                Setting {
+                    key: key.to_string(),
+                    value,
+                },
+                Setting {
+                    key: "cluster.racks".to_string(),
+                    value: toml::Value::Array(vec!["a".into(), "b".into()]),
+                },
+            ],
+            ..f.clone()
+        };
+        let rows = [
+            with("cluster.session_timeout", "30s".into(), &figures[0]),
+            with("cluster.session_timeout", 45_000.into(), &figures[1]),
+        ];
+        let keys = [
+            "cluster.session_timeout".to_string(),
+            "cluster.racks".into(),
+        ];
+        assert_eq!(
+            runs_csv(&keys, &rows),
+            "cluster.session_timeout,cluster.racks,seed,strategy,outcome,max_outage_s,time_to_converge_s\n\
+             30s,\"[\"\"a\"\", \"\"b\"\"]\",3,kip441,completed,5,\n\
+             45000,\"[\"\"a\"\", \"\"b\"\"]\",3,\"a,b\",infeasible,0,7\n"
+        );
+    }
+
+    #[test]
+    fn runs_json_has_the_runs_csv_figures() {
+        let mut info = sweep_info();
+        info.parameters = vec!["config.max_warmup_replicas".to_string()];
+        let runs: Vec<RunFigures> = sample_runs()
+            .into_iter()
+            .map(|f| RunFigures {
+                settings: vec![Setting {
+                    key: "config.max_warmup_replicas".to_string(),
+                    value: toml::Value::Integer(2),
+                }],
+                ..f
+            })
+            .collect();
+        let json = runs_json(&info, &runs);
+        let value: serde_json::Value = serde_json::from_str(&json).unwrap();
+        assert_eq!(value["parameters"][0], "config.max_warmup_replicas");
+        let rows = value["runs"].as_array().unwrap();
+        assert_eq!(rows.len(), runs.len());
+        assert_eq!(rows[1]["strategy"], "heron-rr");
+        assert_eq!(rows[1]["outcome"], "infeasible");
+        assert_eq!(rows[1]["parameters"]["config.max_warmup_replicas"], 2);
+        // Every figure of runs.csv, as written there (raw JSON numbers).
+        #[derive(serde::Deserialize)]
+        struct Raw {
+            runs: Vec<RawRun>,
+        }
+        #[derive(serde::Deserialize)]
+        struct RawRun {
+            metrics: std::collections::BTreeMap<String, Box<RawValue>>,
+        }
+        let raw: Raw = serde_json::from_str(&json).unwrap();
+        let csv = runs_csv(&info.parameters, &runs);
+        let header: Vec<&str> = csv.lines().next().unwrap().split(',').collect();
+        assert_eq!(raw.runs.len(), csv.lines().count() - 1);
+        for (run, line) in raw.runs.iter().zip(csv.lines().skip(1)) {
+            let fields: Vec<&str> = line.split(',').collect();
+            assert_eq!(fields.len(), header.len());
+            for (name, field) in header.iter().zip(&fields).skip(4) {
+                let value = run.metrics[*name].get();
+                let value = if value == "null" { "" } else { value };
+                assert_eq!(value, *field, "{name}");
+            }
+        }
+        for (row, line) in rows.iter().zip(csv.lines().skip(1)) {
+            assert_eq!(row["seed"].to_string(), line.split(',').nth(1).unwrap());
+        }
+        // Fixed decimals, keys in order.
+        assert!(
+            json.contains("\"unavailable_task_s.stateful\": 1.000,"),
+            "{json}"
+        );
+        let at = |k: &str| json.find(k).unwrap();
+        assert!(at("\"scenario\"") < at("\"parameters\"") && at("\"parameters\"") < at("\"runs\""));
     }
 
     #[test]
@@ -1046,14 +1270,22 @@ mod tests {
         let value: serde_json::Value = serde_json::from_str(&json).unwrap();
         assert_eq!(value["seeds"], "1..4");
         assert_eq!(value["version"], VERSION);
-        assert_eq!(value["strategies"]["heron-rr"]["infeasible_seeds"][0], 1);
-        assert_eq!(value["strategies"]["heron-rr"]["completed"], 2);
-        let active = &value["strategies"]["kip441"]["metrics"]["active_moves"];
+        assert_eq!(value["parameters"].as_array().unwrap().len(), 0);
+        let point = &value["points"][0];
+        assert_eq!(point["parameters"].as_object().unwrap().len(), 0);
+        assert_eq!(point["strategies"]["heron-rr"]["infeasible_seeds"][0], 1);
+        assert_eq!(point["strategies"]["heron-rr"]["completed"], 2);
+        let active = &point["strategies"]["kip441"]["metrics"]["active_moves"];
         assert_eq!(active["n"], 3);
         assert_eq!(active["p95"], 3);
-        assert!(json.contains("\"mean\": 2.000,"), "{json}");
-        assert!(json
-            .contains("\"standby_coverage\": {\n          \"n\": 0,\n          \"mean\": null,"));
+        // Active moves 1, 2, 3: mean 2, std 1, half-width 4.303 / √3.
+        assert!(
+            json.contains("\"mean\": 2.000,\n              \"std\": 1.000,\n              \"ci95_half_width\": 2.484,"),
+            "{json}"
+        );
+        assert!(json.contains(
+            "\"standby_coverage\": {\n              \"n\": 0,\n              \"mean\": null,\n              \"std\": null,"
+        ));
         assert!(json.contains("\"infeasible_seeds\": [],"), "{json}");
         assert!(json.ends_with("}\n"));
         let order = [
@@ -1061,6 +1293,8 @@ mod tests {
             "\"scenario_hash\"",
             "\"seeds\"",
             "\"version\"",
+            "\"parameters\"",
+            "\"points\"",
             "\"strategies\"",
         ];
         let at: Vec<usize> = order.iter().map(|k| json.find(k).unwrap()).collect();

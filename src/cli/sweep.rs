@@ -1,8 +1,11 @@
-//! `smoothscale sweep SCENARIO --seeds A..B [--strategy NAME]... [--out DIR]`:
-//! every seed from A (included) to B (excluded) × every strategy, in parallel;
-//! prints count, mean, p50, p95 and max per metric and strategy and writes
-//! them to `DIR/sweep.json`, and every run's figures, a row per seed and
-//! strategy, to `DIR/runs.csv` (the runs and statistics are
+//! `smoothscale sweep SCENARIO --seeds A..B [--set KEY=V1,V2]... [--strategy
+//! NAME]... [--out DIR]`: every combination of the parameter values (`--set`
+//! and the scenario's `[sweep]` table; `smoothscale::sim::overrides`) ×
+//! every seed from A (included) to B (excluded) × every strategy, in
+//! parallel; prints n, mean, std, the 95% confidence half-width, p50, p95 and
+//! max per metric, point and strategy and writes them to `DIR/sweep.json`,
+//! and every run's figures, a row per point, seed and strategy, to
+//! `DIR/runs.csv` and `DIR/runs.json` (the runs and statistics are
 //! `smoothscale::sim::sweep`'s). A progress bar shows on standard error when
 //! it is a terminal.
 
@@ -10,6 +13,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
+use smoothscale::sim::overrides::{self, Axis};
 use smoothscale::sim::{self, sweep};
 
 use super::outputs::{self, SweepInfo};
@@ -25,6 +29,13 @@ pub(crate) struct SweepArgs {
     /// The seeds: A..B runs A, A+1, …, B-1.
     #[arg(long, value_name = "A..B")]
     seeds: String,
+    /// Vary a scenario key over a comma-separated list of TOML values
+    /// (`config.max_warmup_replicas=1,2,4`, `cluster.session_timeout=30s,45s`,
+    /// `subtopologies[0].write_rate=1000,5000`); repeat for several keys: the
+    /// sweep runs every combination. Replaces the scenario's `[sweep]` entry
+    /// of the same key.
+    #[arg(long = "set", value_name = "KEY=V1,V2,...")]
+    sets: Vec<String>,
     /// A strategy to run instead of the scenario's list; repeat for several.
     #[arg(long = "strategy", value_name = "NAME")]
     strategies: Vec<String>,
@@ -33,32 +44,79 @@ pub(crate) struct SweepArgs {
     out: Option<PathBuf>,
 }
 
-/// Runs the sweep, writes `sweep.json` and `runs.csv`, prints the table.
+/// Runs the sweep, writes `sweep.json`, `runs.csv` and `runs.json`, prints
+/// the table.
 pub(crate) fn run(args: &SweepArgs) -> Result<(), Failure> {
-    let seeds =
-        sweep::SeedRange::parse(&args.seeds).map_err(|e| Failure::BadInput(e.to_string()))?;
+    let bad = |e: smoothscale::model::InputError| Failure::BadInput(e.to_string());
+    let seeds = sweep::SeedRange::parse(&args.seeds).map_err(bad)?;
+    let flags: Vec<Axis> = args
+        .sets
+        .iter()
+        .map(|arg| Axis::parse_flag(arg))
+        .collect::<Result<_, _>>()
+        .map_err(bad)?;
     let (scenario, text) = read_scenario(&args.scenario)?;
+    let points = overrides::sweep_points(&text, &flags)
+        .map_err(|e| Failure::BadInput(format!("{}: {e}", args.scenario.display())))?;
+    let runs_per_strategy = (points.len() as u64).saturating_mul(seeds.len());
+    if runs_per_strategy > sweep::MAX_SEEDS {
+        return Err(Failure::BadInput(format!(
+            "--seeds and the parameter values make {} points × {} seeds = {runs_per_strategy} \
+             runs per strategy, more than the limit of {}",
+            points.len(),
+            seeds.len(),
+            sweep::MAX_SEEDS
+        )));
+    }
     let strategies = choose_strategies(&scenario, &args.strategies)?;
     let out = out_dir(args.out.as_deref(), &scenario);
 
-    let bar = progress_bar(seeds.len().saturating_mul(strategies.len() as u64));
-    let figures = sweep::run_seeds(&scenario, &strategies, seeds, &|| bar.inc(1));
+    let bar = progress_bar(runs_per_strategy.saturating_mul(strategies.len() as u64));
+    let figures = sweep::run_points(&points, &strategies, seeds, &|| bar.inc(1));
     bar.finish_and_clear();
-    let figures = figures.map_err(|e| violation(&e, &args.scenario))?;
+    let figures =
+        figures.map_err(|e| at_point(violation(&e.error, &args.scenario), &points[e.point]))?;
 
     let info = SweepInfo {
         scenario: scenario.name.clone(),
         scenario_hash: sim::scenario_hash(&text),
         seeds,
+        parameters: points[0].settings.iter().map(|s| s.key.clone()).collect(),
     };
     let stats = sweep::aggregate(&figures);
     write_outputs(
         &out,
         &[
             ("sweep.json", outputs::sweep_json(&info, &stats)),
-            ("runs.csv", outputs::runs_csv(&figures)),
+            ("runs.csv", outputs::runs_csv(&info.parameters, &figures)),
+            ("runs.json", outputs::runs_json(&info, &figures)),
         ],
     )?;
-    eprintln!("wrote sweep.json and runs.csv to {}", out.display());
+    eprintln!(
+        "wrote sweep.json, runs.csv and runs.json to {}",
+        out.display()
+    );
     super::emit(&table::sweep_table(&info, &stats))
+}
+
+/// A failure of a run at `point`, saying the parameter values it ran with
+/// (the replay command runs the file's own values: set these in it first).
+fn at_point(failure: Failure, point: &overrides::SweepPoint) -> Failure {
+    if point.settings.is_empty() {
+        return failure;
+    }
+    let values: Vec<String> = point
+        .settings
+        .iter()
+        .map(|s| format!("{} = {}", s.key, s.value))
+        .collect();
+    let with = format!(
+        " (with {}: set them in the file to replay)",
+        values.join(", ")
+    );
+    match failure {
+        Failure::BadInput(m) => Failure::BadInput(m + &with),
+        Failure::Violation(m) => Failure::Violation(m + &with),
+        Failure::Output(m) => Failure::Output(m + &with),
+    }
 }

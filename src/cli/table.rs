@@ -4,8 +4,9 @@
 use std::fmt::Write as _;
 
 use smoothscale::model::one_line;
+use smoothscale::sim::overrides::label;
 use smoothscale::sim::report::{flat_metrics, Fixed};
-use smoothscale::sim::sweep::StrategySweep;
+use smoothscale::sim::sweep::PointSweep;
 use smoothscale::sim::{Outcome, RunResult};
 
 use super::outputs::{RunInfo, SweepInfo, VERSION};
@@ -165,47 +166,80 @@ pub(crate) fn comparison_table(info: &RunInfo, results: &[RunResult]) -> String 
     out
 }
 
-/// The table `sweep` prints: per strategy, one row per headline metric with
-/// its unit, then n, mean, p50, p95 and max over the completed runs.
-pub(crate) fn sweep_table(info: &SweepInfo, sweep: &[StrategySweep]) -> String {
-    let mut rows = vec![[
-        "strategy", "metric", "unit", "n", "mean", "p50", "p95", "max",
-    ]
-    .map(String::from)
-    .to_vec()];
-    for s in sweep {
-        for h in HEADLINES {
-            let Some((_, st)) = s.metrics.iter().find(|(k, _)| k == h.key) else {
-                continue;
-            };
-            rows.push(vec![
-                s.strategy.clone(),
-                h.title.to_string(),
-                h.unit.to_string(),
-                st.n.to_string(),
-                cell(st.mean),
-                cell(st.p50),
-                cell(st.p95),
-                cell(st.max),
-            ]);
+/// The table `sweep` prints: per point (its parameter values first) and
+/// strategy, one row per headline metric with its unit, then n, mean, std,
+/// the 95% confidence half-width, p50, p95 and max over the completed runs.
+pub(crate) fn sweep_table(info: &SweepInfo, points: &[PointSweep]) -> String {
+    let titles = [
+        "strategy", "metric", "unit", "n", "mean", "std", "±ci95", "p50", "p95", "max",
+    ];
+    let mut rows = vec![info
+        .parameters
+        .iter()
+        .map(String::as_str)
+        .chain(titles)
+        .map(String::from)
+        .collect::<Vec<_>>()];
+    for point in points {
+        let values: Vec<String> = point.settings.iter().map(|s| label(&s.value)).collect();
+        for s in &point.strategies {
+            for h in HEADLINES {
+                let Some((_, st)) = s.metrics.iter().find(|(k, _)| k == h.key) else {
+                    continue;
+                };
+                let mut row = values.clone();
+                row.extend([
+                    s.strategy.clone(),
+                    h.title.to_string(),
+                    h.unit.to_string(),
+                    st.n.to_string(),
+                    cell(st.mean),
+                    cell(st.std),
+                    cell(st.ci95_half_width),
+                    cell(st.p50),
+                    cell(st.p95),
+                    cell(st.max),
+                ]);
+                rows.push(row);
+            }
         }
     }
     let mut out = format!(
         "scenario {} (seeds {}, smoothscale {})\n",
         info.scenario, info.seeds, VERSION
     );
-    out.push_str(&layout(&rows, 3));
-    for s in sweep.iter().filter(|s| !s.infeasible_seeds.is_empty()) {
-        let seeds: Vec<String> = s.infeasible_seeds.iter().map(u64::to_string).collect();
-        let _ = writeln!(
-            out,
-            "{}: {} of {} runs stopped as infeasible (seeds {}); statistics cover the others",
-            s.strategy,
-            s.infeasible_seeds.len(),
-            s.runs,
-            seeds.join(", ")
-        );
+    out.push_str(&layout(&rows, info.parameters.len() + 3));
+    for point in points {
+        let at: Vec<String> = point
+            .settings
+            .iter()
+            .map(|s| format!("{}={}", s.key, label(&s.value)))
+            .collect();
+        let at = if at.is_empty() {
+            String::new()
+        } else {
+            format!(" at {}", at.join(", "))
+        };
+        for s in point
+            .strategies
+            .iter()
+            .filter(|s| !s.infeasible_seeds.is_empty())
+        {
+            let seeds: Vec<String> = s.infeasible_seeds.iter().map(u64::to_string).collect();
+            let _ = writeln!(
+                out,
+                "{}{at}: {} of {} runs stopped as infeasible (seeds {}); statistics cover the others",
+                s.strategy,
+                s.infeasible_seeds.len(),
+                s.runs,
+                seeds.join(", ")
+            );
+        }
     }
+    out.push_str(
+        "n: completed runs with a value; std: sample standard deviation; \
+         ±ci95: half-width of the 95% confidence interval of the mean (Student's t)\n",
+    );
     out
 }
 
@@ -268,10 +302,15 @@ mod tests {
         );
         assert!(lines[1].starts_with("strategy  metric"), "{table}");
         assert!(lines[2].starts_with("kip441    unavailable"), "{table}");
-        assert_eq!(lines.len(), 2 + 2 * HEADLINES.len() + 1, "{table}");
+        assert!(lines[1].contains("mean    std  ±ci95"), "{table}");
+        assert_eq!(lines.len(), 2 + 2 * HEADLINES.len() + 2, "{table}");
         assert_eq!(
-            *lines.last().unwrap(),
+            lines[lines.len() - 2],
             "heron-rr: 1 of 3 runs stopped as infeasible (seeds 1); statistics cover the others"
+        );
+        assert!(
+            lines[lines.len() - 1].starts_with("n: completed runs"),
+            "{table}"
         );
     }
 

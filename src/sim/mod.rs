@@ -7,8 +7,10 @@
 //! docs/simulator.md.
 
 mod churn;
+pub mod dispersion;
 mod duration;
 mod engine;
+pub mod overrides;
 mod physics;
 pub mod report;
 mod result;

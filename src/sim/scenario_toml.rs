@@ -185,7 +185,19 @@ impl Scenario {
     /// is unknown or missing, a value has the wrong type or range, or a rule
     /// or limit of [`Scenario::check`] is broken.
     pub fn from_toml(text: &str) -> Result<Scenario, InputError> {
-        let table: toml::Table = toml::from_str(text).map_err(|e| syntax_error(text, &e))?;
+        let mut table: toml::Table = toml::from_str(text).map_err(|e| syntax_error(text, &e))?;
+        // `[sweep]` is read by `sweep` (module `overrides`); its shape is checked here.
+        super::overrides::take_sweep_table(&mut table)?;
+        Scenario::from_table(table)
+    }
+
+    /// [`Scenario::from_toml`] of a document already parsed, without a
+    /// `[sweep]` table (a sweep sets its values in the document first).
+    ///
+    /// # Errors
+    ///
+    /// As [`Scenario::from_toml`], but for the syntax.
+    pub fn from_table(table: toml::Table) -> Result<Scenario, InputError> {
         let doc: ScenarioDoc =
             serde_path_to_error::deserialize(toml::Value::Table(table)).map_err(data_error)?;
         let mut scenario = doc.into_scenario()?;

@@ -1,15 +1,19 @@
-//! Many seeds of one scenario (what `smoothscale sweep` runs): every seed of
-//! a [`SeedRange`] × every strategy, in parallel with rayon, aggregated per
-//! strategy and metric as count, mean, p50, p95 and max. Writing
-//! `sweep.json` and the table is the command line's job (docs/simulator.md).
+//! Many seeds of one scenario (what `smoothscale sweep` runs): every point
+//! of a parameter sweep ([`overrides`](super::overrides); one point when no
+//! parameter varies) × every seed of a [`SeedRange`] × every strategy, in
+//! parallel with rayon, aggregated per (point, strategy) and metric as count,
+//! mean, standard deviation, 95% confidence half-width, p50, p95 and max.
+//! Writing `sweep.json`, `runs.csv`, `runs.json` and the table is the
+//! command line's job (docs/simulator.md).
 //!
 //! # Determinism
 //!
-//! Runs are spread over rayon's threads but collected in (seed, strategy)
-//! order, and every statistic is computed with integers from that ordered
-//! list, so `sweep.json` and the table are the same bytes on one thread or
-//! many. If runs fail, the reported failure is the one with the lowest seed
-//! (then the first strategy in order), whichever thread found it first.
+//! Runs are spread over rayon's threads but collected in (point, seed,
+//! strategy) order, and every statistic is computed with integers from that
+//! ordered list, so the outputs are the same bytes on one thread or many. If
+//! runs fail, the reported failure is the first in that order (the first
+//! point, then the lowest seed, then the first strategy), whichever thread
+//! found it first.
 //!
 //! # Statistics
 //!
@@ -21,18 +25,23 @@
 //! `⌈N/100 × n⌉` (1-based, at least 1), so p50 of `[1, 2, 3, 4]` is 2, p95 of
 //! 1..=20 is 19, and p95 of ten values is the largest. `mean` is the exact
 //! mean rounded half up, with as many decimals as the metric has but at
-//! least 3 (the mean of integer counts has 3).
-//!
+//! least 3 (the mean of integer counts has 3). `std` (the sample standard
+//! deviation, divisor `n − 1`) and `ci95_half_width` (Student's t: the 95%
+//! confidence interval of the mean is `mean ± ci95_half_width`) have the
+//! mean's decimals and are none for `n < 2`; how they are computed exactly
+//! is [`dispersion`]'s.
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use rayon::prelude::*;
 
 use crate::assignor::Assignor;
 use crate::model::InputError;
 
+use super::dispersion;
+use super::overrides::{Setting, SweepPoint};
 use super::report::{self, Fixed};
-use super::{engine, Outcome, RunResult, Scenario, SimError};
+use super::{engine, Outcome, RunResult, SimError};
 
 /// Seeds `start..end`: from `start` included to `end` excluded, as Rust
 /// ranges are, written `A..B` on the command line (`1..11` is ten seeds).
@@ -99,8 +108,12 @@ impl std::fmt::Display for SeedRange {
 }
 
 /// What a sweep keeps of one run: its flat metrics, not its time series.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct RunFigures {
+    /// The index of its point in the sweep's points.
+    pub point: usize,
+    /// The parameter values of its point (none when no parameter varies).
+    pub settings: Vec<Setting>,
     /// The seed.
     pub seed: u64,
     /// The strategy.
@@ -112,8 +125,11 @@ pub struct RunFigures {
 }
 
 impl RunFigures {
-    fn of(seed: u64, result: &RunResult, standbys_asked: bool) -> RunFigures {
+    fn of(point: usize, at: &SweepPoint, seed: u64, result: &RunResult) -> RunFigures {
+        let standbys_asked = at.scenario.config.num_standby_replicas > 0;
         RunFigures {
+            point,
+            settings: at.settings.clone(),
             seed,
             strategy: result.strategy.clone(),
             completed: result.outcome == Outcome::Completed,
@@ -122,65 +138,97 @@ impl RunFigures {
     }
 }
 
-/// Runs every strategy on every seed of `seeds`, in parallel, and returns the
-/// figures in (seed, strategy) order. `on_run` is called after each run (from
-/// any thread): the progress bar. On invariant violations, returns the one
-/// with the lowest seed, then the first strategy; seeds above a known failure
-/// are skipped.
+/// A run of a sweep that failed: its point (index into the sweep's points)
+/// and why.
+#[derive(Debug)]
+pub struct PointFailure {
+    /// The index of the failing run's point.
+    pub point: usize,
+    /// The failure.
+    pub error: SimError,
+}
+
+/// Runs every strategy on every seed of `seeds` at every point of
+/// `points`, in parallel, and returns the figures in (point, seed, strategy)
+/// order. `on_run` is called after each run (from any thread): the progress
+/// bar. On invariant violations, returns the first failing run in that
+/// order; runs after a known failure are skipped.
 ///
 /// # Errors
 ///
-/// A [`SimError`] for a scenario that breaks [`Scenario::check`] (checked
-/// once, before any run), else that of the lowest failing seed.
-pub fn run_seeds(
-    scenario: &Scenario,
+/// A [`PointFailure`] for a point's scenario that breaks
+/// [`Scenario::check`] (checked once per point, before any run), else that
+/// of the first failing run.
+///
+/// [`Scenario::check`]: super::Scenario::check
+pub fn run_points(
+    points: &[SweepPoint],
     strategies: &[&dyn Assignor],
     seeds: SeedRange,
     on_run: &(dyn Fn() + Sync),
-) -> Result<Vec<RunFigures>, SimError> {
+) -> Result<Vec<RunFigures>, PointFailure> {
     if let Some(&first) = strategies.first() {
-        // Once for every run below, which then skip it.
-        engine::check(scenario, first, seeds.start)?;
+        for (point, at) in points.iter().enumerate() {
+            // Once for every run below, which then skip it.
+            engine::check(&at.scenario, first, seeds.start)
+                .map_err(|error| PointFailure { point, error })?;
+        }
     }
-    let standbys_asked = scenario.config.num_standby_replicas > 0;
-    let first_failure = AtomicU64::new(u64::MAX);
-    let jobs: Vec<(u64, &dyn Assignor)> = (seeds.start..seeds.end)
-        .flat_map(|seed| strategies.iter().map(move |s| (seed, *s)))
-        .collect();
-    let outcomes: Vec<Option<Result<RunFigures, SimError>>> = jobs
-        .par_iter()
-        .map(|&(seed, strategy)| {
-            if seed > first_failure.load(Ordering::Relaxed) {
-                return None;
-            }
-            let outcome = engine::run_unchecked(scenario, strategy, seed);
-            if outcome.is_err() {
-                first_failure.fetch_min(seed, Ordering::Relaxed);
-            }
-            on_run();
-            Some(outcome.map(|result| RunFigures::of(seed, &result, standbys_asked)))
+    let first_failure = AtomicUsize::new(usize::MAX);
+    let jobs: Vec<(usize, u64, &dyn Assignor)> = (0..points.len())
+        .flat_map(|point| {
+            (seeds.start..seeds.end)
+                .flat_map(move |seed| strategies.iter().map(move |s| (point, seed, *s)))
         })
         .collect();
-    // Every job at or below the lowest failing seed ran, so the first error
+    let outcomes: Vec<Option<Result<RunFigures, PointFailure>>> = jobs
+        .par_iter()
+        .enumerate()
+        .map(|(job, &(point, seed, strategy))| {
+            if job > first_failure.load(Ordering::Relaxed) {
+                return None;
+            }
+            let at = &points[point];
+            let outcome = engine::run_unchecked(&at.scenario, strategy, seed);
+            if outcome.is_err() {
+                first_failure.fetch_min(job, Ordering::Relaxed);
+            }
+            on_run();
+            Some(
+                outcome
+                    .map(|result| RunFigures::of(point, at, seed, &result))
+                    .map_err(|error| PointFailure { point, error }),
+            )
+        })
+        .collect();
+    // Every job before the first failing one ran (the known failure only
+    // ever moves down, and only later jobs are skipped), so the first error
     // in order is the same whatever the threads did.
     let mut figures = Vec::with_capacity(outcomes.len());
     for outcome in outcomes {
         match outcome {
             Some(Ok(f)) => figures.push(f),
             Some(Err(e)) => return Err(e),
-            None => unreachable!("a run was skipped only above a failing seed"),
+            None => unreachable!("a run was skipped only after a failing run"),
         }
     }
     Ok(figures)
 }
 
-/// Count, mean, p50, p95 and max of one metric's values.
+/// Count, mean, spread, p50, p95 and max of one metric's values.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Stats {
     /// Values aggregated (nulls left out).
     pub n: usize,
     /// The mean, rounded half up, with the values' decimals but at least 3.
     pub mean: Option<Fixed>,
+    /// The sample standard deviation (divisor `n − 1`), the mean's
+    /// decimals; none for `n < 2`.
+    pub std: Option<Fixed>,
+    /// Half the width of the 95% confidence interval of the mean (Student's
+    /// t with `n − 1` degrees of freedom): the interval is `mean ± this`.
+    /// The mean's decimals; none for `n < 2`.
+    pub ci95_half_width: Option<Fixed>,
     /// Nearest-rank median.
     pub p50: Option<Fixed>,
     /// Nearest-rank 95th percentile.
@@ -214,9 +262,12 @@ impl Stats {
             scaled: m.scaled,
             decimals: decimals + extra,
         });
+        let spread = dispersion::spread(&sorted, decimals + extra);
         Stats {
             n,
             mean,
+            std: spread.map(|(std, _)| std),
+            ci95_half_width: spread.map(|(_, half)| half),
             p50: nearest_rank(&sorted, 50),
             p95: nearest_rank(&sorted, 95),
             max: sorted.last().copied(),
@@ -224,7 +275,7 @@ impl Stats {
     }
 }
 
-/// One strategy's part of a sweep.
+/// One strategy's part of a sweep at one point.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct StrategySweep {
     /// The strategy.
@@ -238,8 +289,35 @@ pub struct StrategySweep {
     pub metrics: Vec<(String, Stats)>,
 }
 
-/// Aggregates figures per strategy (in the order strategies first appear).
-pub fn aggregate(figures: &[RunFigures]) -> Vec<StrategySweep> {
+/// One point of a sweep: its parameter values and each strategy's part.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PointSweep {
+    /// The parameter values (none when no parameter varies).
+    pub settings: Vec<Setting>,
+    /// Per strategy, in the order strategies first appear.
+    pub strategies: Vec<StrategySweep>,
+}
+
+/// Aggregates figures per point (in point order) and strategy (in the order
+/// strategies first appear).
+pub fn aggregate(figures: &[RunFigures]) -> Vec<PointSweep> {
+    let mut points: Vec<usize> = figures.iter().map(|f| f.point).collect();
+    points.sort_unstable();
+    points.dedup();
+    points
+        .into_iter()
+        .map(|point| {
+            let runs: Vec<&RunFigures> = figures.iter().filter(|f| f.point == point).collect();
+            PointSweep {
+                settings: runs[0].settings.clone(),
+                strategies: by_strategy(&runs),
+            }
+        })
+        .collect()
+}
+
+/// The statistics of one point's runs, per strategy.
+fn by_strategy(figures: &[&RunFigures]) -> Vec<StrategySweep> {
     let mut order: Vec<&str> = Vec::new();
     for f in figures {
         if !order.contains(&f.strategy.as_str()) {
@@ -249,8 +327,11 @@ pub fn aggregate(figures: &[RunFigures]) -> Vec<StrategySweep> {
     order
         .into_iter()
         .map(|strategy| {
-            let runs: Vec<&RunFigures> =
-                figures.iter().filter(|f| f.strategy == strategy).collect();
+            let runs: Vec<&RunFigures> = figures
+                .iter()
+                .copied()
+                .filter(|f| f.strategy == strategy)
+                .collect();
             let completed: Vec<&RunFigures> =
                 runs.iter().copied().filter(|f| f.completed).collect();
             let keys: Vec<&String> = runs
@@ -333,6 +414,17 @@ mod tests {
         assert_eq!(st.mean.unwrap().to_string(), "1.001");
         assert_eq!(st.p50.unwrap().to_string(), "1.000"); // rank ⌈1⌉ = 1
 
+        // Spread of 3, 1, 2.5, 10 s: mean 4.125; squared deviations
+        // 1.265625 + 9.765625 + 2.640625 + 34.515625 = 48.1875;
+        // std = √(48.1875 / 3) = √16.0625 = 4.00780… → 4.008;
+        // t(0.975, 3) = 3.182: 3.182 × 4.00780 / 2 = 6.37641… → 6.376.
+        let st = Stats::of(&values);
+        assert_eq!(st.std.unwrap().to_string(), "4.008");
+        assert_eq!(st.ci95_half_width.unwrap().to_string(), "6.376");
+        // One value: no spread.
+        let one = Stats::of(&[secs(1_000)]);
+        assert_eq!((one.std, one.ci95_half_width), (None, None));
+
         let none = Stats::of(&[]);
         assert_eq!(
             (none.n, none.mean, none.p50, none.max),
@@ -377,7 +469,14 @@ mod tests {
             stateful_tasks: 2,
             covered_ms: Millis::new(1000),
         };
-        RunFigures::of(seed, &result, false)
+        RunFigures {
+            point: 0,
+            settings: Vec::new(),
+            seed,
+            strategy: strategy.to_string(),
+            completed,
+            metrics: report::flat_metrics(&result, false),
+        }
     }
 
     fn sample_figures() -> Vec<RunFigures> {
@@ -393,7 +492,10 @@ mod tests {
 
     #[test]
     fn aggregate_by_strategy_over_completed_runs() {
-        let sweep = aggregate(&sample_figures());
+        let points = aggregate(&sample_figures());
+        assert_eq!(points.len(), 1);
+        assert!(points[0].settings.is_empty());
+        let sweep = &points[0].strategies;
         assert_eq!(sweep.len(), 2);
         assert_eq!(sweep[0].strategy, "kip441");
         assert_eq!(sweep[1].strategy, "heron-rr");
@@ -407,6 +509,9 @@ mod tests {
         assert_eq!(unavailable.mean.unwrap().to_string(), "2.000");
         assert_eq!(unavailable.p50.unwrap().to_string(), "2.000");
         assert_eq!(unavailable.max.unwrap().to_string(), "3.000");
+        // 1, 3, 2 s: std 1, half-width 4.303 / √3 = 2.484.
+        assert_eq!(unavailable.std.unwrap().to_string(), "1.000");
+        assert_eq!(unavailable.ci95_half_width.unwrap().to_string(), "2.484");
         // heron-rr's infeasible seed 1 (9 s) is left out.
         assert_eq!(
             get(&sweep[1], "unavailable_task_s.stateful").max,
@@ -417,5 +522,51 @@ mod tests {
         assert_eq!((converge.n, converge.max), (1, Some(secs(2_000))));
         // No standbys asked: coverage has no value at all.
         assert_eq!(get(&sweep[0], "standby_coverage").n, 0);
+    }
+
+    #[test]
+    fn aggregate_groups_by_point_then_strategy() {
+        let setting = |v: i64| {
+            vec![Setting {
+                key: "config.max_warmup_replicas".to_string(),
+                value: toml::Value::Integer(v),
+            }]
+        };
+        let mut all = Vec::new();
+        for (point, warmups) in [(0, 1), (1, 4)] {
+            for f in sample_figures() {
+                all.push(RunFigures {
+                    point,
+                    settings: setting(warmups),
+                    // The second point's runs are down twice as long.
+                    metrics: f
+                        .metrics
+                        .iter()
+                        .map(|(k, v)| {
+                            let v = v.map(|x| Fixed {
+                                scaled: x.scaled * (point as u128 + 1),
+                                ..x
+                            });
+                            (k.clone(), v)
+                        })
+                        .collect(),
+                    ..f
+                });
+            }
+        }
+        let points = aggregate(&all);
+        assert_eq!(points.len(), 2);
+        assert_eq!(points[1].settings, setting(4));
+        let mean = |p: &PointSweep| {
+            let kip = &p.strategies[0];
+            assert_eq!(kip.strategy, "kip441");
+            let st = &kip
+                .metrics
+                .iter()
+                .find(|(k, _)| k == "unavailable_task_s.stateful");
+            st.unwrap().1.mean.unwrap().to_string()
+        };
+        assert_eq!(mean(&points[0]), "2.000");
+        assert_eq!(mean(&points[1]), "4.000");
     }
 }

@@ -21,4 +21,5 @@ mod sim_cli;
 mod simulation;
 mod sticky;
 mod support;
+mod sweep;
 mod wire;

@@ -425,7 +425,7 @@ fn sweep_is_identical_on_one_and_two_threads() {
     assert_eq!(sweep["version"], env!("CARGO_PKG_VERSION"));
     assert!(!sweep["scenario_hash"].as_str().unwrap().is_empty());
     for name in STRATEGIES {
-        let strategy = &sweep["strategies"][name];
+        let strategy = &sweep["points"][0]["strategies"][name];
         assert_eq!(strategy["runs"], 3, "{name}");
         let stats = &strategy["metrics"]["unavailable_task_s.total"];
         for key in ["n", "mean", "p50", "p95", "max"] {
