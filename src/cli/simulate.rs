@@ -61,8 +61,8 @@ pub(crate) fn run(args: &SimulateArgs) -> Result<(), Failure> {
         ("summary.json", outputs::summary_json(&info, &results)),
         ("timeseries.csv", outputs::timeseries_csv(&results)),
     ];
-    let plots =
-        plot::plots(&scenario.name, &results).map_err(|e| Failure::Output(e.to_string()))?;
+    let plots = plot::plots(&plot::Context::of(&scenario, seed), &results)
+        .map_err(|e| Failure::Output(e.to_string()))?;
     files.extend(plots.into_iter().map(|p| (p.file_name, p.svg)));
     write_outputs(&out, &files)?;
     eprintln!("wrote {} files to {}", files.len(), out.display());
