@@ -46,6 +46,7 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 use smoothscale::sim::report::{Fixed, TimeSeries, TIME_SERIES};
 use smoothscale::sim::{Outcome, RunResult, Scenario};
 
+pub(crate) use markers::short_time;
 use markers::{ChurnMark, Marker, Placement};
 use style::{Look, EVENT_COLOR};
 
@@ -450,8 +451,8 @@ fn event_lines<DB: DrawingBackend>(
     Ok(())
 }
 
-/// Each run's line with its markers, and a bold × where an infeasible run
-/// stopped (at its last value).
+/// Each run's line with its markers, and a bold × labelled `infeasible`
+/// where an infeasible run stopped (at its last value).
 fn run_lines<DB: DrawingBackend>(plot: &mut Plot2d<DB>, lines: &[Line], scale: Scale) -> Drawn<DB> {
     for (i, line) in lines.iter().enumerate() {
         let points: Vec<(f64, f64)> = line
@@ -472,7 +473,11 @@ fn run_lines<DB: DrawingBackend>(plot: &mut Plot2d<DB>, lines: &[Line], scale: S
         if let Some(at) = line.stopped_ms {
             let y = points.last().map_or(0.0, |p| p.1);
             let cross = Polygon::new(style::stop_outline(), fill);
-            plot.draw_series([EmptyElement::at((scale.x(at), y)) + cross])?;
+            let text = TextStyle::from((FONT, 12).into_font())
+                .color(&look.color)
+                .pos(Pos::new(HPos::Left, VPos::Bottom));
+            let label = Text::new("infeasible", (8, -7), text);
+            plot.draw_series([EmptyElement::at((scale.x(at), y)) + cross + label])?;
         }
     }
     Ok(())
@@ -682,6 +687,7 @@ mod tests {
                 assert!(svg.contains(&format!("{name}\n</text>")), "{name}");
             }
             assert!(svg.contains("(infeasible at 40m5s)\n</text>"));
+            assert_eq!(svg.matches(">\ninfeasible\n</text>").count(), 1);
             assert!(svg.contains("scale-out: "));
             assert!(svg.contains(&format!(
                 "scenario scale-out, seed 7, smoothscale {}\n</text>",

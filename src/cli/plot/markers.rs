@@ -95,7 +95,7 @@ pub(super) fn churn(scenario: &Scenario, seed: u64) -> Vec<ChurnMark> {
 /// the zero parts left out (`12m`, `1h30m`, `2h0m5s` is `2h5s`); below a
 /// second, milliseconds (`0s` at 0). Leftover milliseconds past a second
 /// are dropped.
-pub(super) fn short_time(ms: u64) -> String {
+pub(crate) fn short_time(ms: u64) -> String {
     if ms == 0 {
         return "0s".to_string();
     }
