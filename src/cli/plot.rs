@@ -476,7 +476,13 @@ fn run_lines<DB: DrawingBackend>(plot: &mut Plot2d<DB>, lines: &[Line], scale: S
             let text = TextStyle::from((FONT, 12).into_font())
                 .color(&look.color)
                 .pos(Pos::new(HPos::Left, VPos::Bottom));
-            let label = Text::new("infeasible", (8, -7), text);
+            // Runs that stopped at the same time stack their labels.
+            let before = lines[..i]
+                .iter()
+                .filter(|l| l.stopped_ms == Some(at))
+                .count();
+            let dy = -7 - 13 * i32::try_from(before).unwrap_or(0);
+            let label = Text::new("infeasible", (8, dy), text);
             plot.draw_series([EmptyElement::at((scale.x(at), y)) + cross + label])?;
         }
     }
@@ -580,7 +586,7 @@ fn legend<DB: DrawingBackend>(
             y += 15;
             area.draw(&Text::new(note.clone(), (52, y), note_style.clone()))?;
         }
-        y += 23;
+        y += 21;
     }
     if context.events.is_empty() && context.churn.is_empty() {
         return Ok(());

@@ -830,3 +830,14 @@ fn simulate_reports_each_strategy_as_it_ends() {
         "{run:?}"
     );
 }
+
+/// The charts are byte-identical on one thread and two (the runs end in
+/// another order; the charts follow the strategies' order).
+#[test]
+fn plots_are_byte_identical_on_one_and_two_threads() {
+    let (_, one) = simulate("plots-one-thread", &[], 1);
+    let (_, two) = simulate("plots-two-threads", &[], 2);
+    for plot in PLOTS.iter().chain(&["unavailability.svg"]) {
+        assert_eq!(read(&one.join(plot)), read(&two.join(plot)), "{plot}");
+    }
+}
