@@ -110,6 +110,7 @@ impl Context {
     }
 }
 
+/// The size of every chart, in pixels.
 const WIDTH: u32 = 960;
 const HEIGHT: u32 = 560;
 /// Width of the legend strip right of the chart.
@@ -139,6 +140,7 @@ struct Chart {
     /// The unit; empty for a count of records. Records, and values in
     /// `unit` when `scaled`, count in thousands, millions or billions.
     unit: &'static str,
+    /// Whether large values in `unit` are shown in thousands (millions, …).
     scaled: bool,
     /// One line per run, in run order.
     lines: Vec<Line>,
@@ -146,7 +148,9 @@ struct Chart {
 
 /// One run's line.
 struct Line {
+    /// The strategy's name, as the legend gives it.
     strategy: String,
+    /// How its line is drawn.
     look: Look,
     /// (simulated ms, value).
     points: Vec<(u64, f64)>,
