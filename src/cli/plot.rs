@@ -1,7 +1,16 @@
-//! The four SVG line charts `simulate` writes from the runs' time series
-//! (`RunResult::samples`): available tasks, restoring tasks, imbalance and
-//! cumulative restored records over simulated time, one line per strategy,
-//! a legend, both axes labelled with their units and ticked.
+//! The SVG line charts `simulate` writes: one per time series of the
+//! library's [`TIME_SERIES`] (available tasks, restoring tasks, imbalance,
+//! cumulative restored records) and the cumulative unavailability
+//! (`cumulative`), over simulated time, one line per strategy, both axes
+//! labelled with their units and ticked.
+//!
+//! Every chart marks the scenario's scripted events (a dashed grey line
+//! with a short label, `scale-out +2`, `crash c3`) and the churn its seed
+//! draws (a tick at the top with a letter), marks where a run stopped as
+//! infeasible (a bold × where its line ends, and `(infeasible at 12m)` in
+//! its legend entry), and names the scenario, the seed and the smoothscale
+//! version in a footer. Strategies differ by colour (a colour-blind-safe
+//! palette), line pattern and marker, fixed per strategy (`style`).
 //!
 //! To look at them, run `smoothscale simulate simulations/scale-out.toml
 //! --out target/plot-preview` and open the SVG files.
@@ -19,16 +28,27 @@
 //! So building and writing plots needs no font on the machine, and the bytes
 //! written do not depend on which fonts are installed.
 //!
-//! The legend is drawn by hand in a strip right of the chart, so it never
-//! covers a line. Strategies differ by colour and by line pattern (solid, then
-//! dashes), so lines that coincide, as they often do, stay visible.
+//! # Renderers
+//!
+//! No element carries `opacity` (ImageMagick draws a `fill="none"` line
+//! with `opacity="1"` as a filled polygon) and dashes are SVG's own
+//! `stroke-dasharray`, so ImageMagick, librsvg and browsers draw the same.
 
+mod cumulative;
+mod markers;
+mod style;
+
+use plotters::coord::types::RangedCoordf64;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use smoothscale::sim::report::{TimeSeries, TIME_SERIES};
-use smoothscale::sim::{RunResult, Sample};
+use smoothscale::sim::report::{Fixed, TimeSeries, TIME_SERIES};
+use smoothscale::sim::{Outcome, RunResult, Scenario};
+
+pub(crate) use markers::short_time;
+use markers::{ChurnMark, Marker, Placement};
+use style::{Look, EVENT_COLOR};
 
 /// One chart: the file it goes to and its SVG text.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -49,62 +69,190 @@ pub(crate) struct PlotError {
     pub message: String,
 }
 
+/// What every chart of one `simulate` run shows besides the runs: where it
+/// comes from (footer), how long the scenario is (the time axis), how many
+/// tasks it has (for the unavailability) and its events.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Context {
+    scenario: String,
+    seed: u64,
+    duration_ms: u64,
+    total_tasks: u64,
+    events: Vec<Marker>,
+    churn: Vec<ChurnMark>,
+}
+
+impl Context {
+    /// The context of `scenario` run with `seed`.
+    pub(crate) fn of(scenario: &Scenario, seed: u64) -> Context {
+        Context {
+            scenario: scenario.name.clone(),
+            seed,
+            duration_ms: scenario.duration_ms,
+            total_tasks: scenario
+                .subtopologies
+                .iter()
+                .map(|s| u64::from(s.partitions))
+                .sum(),
+            events: markers::scripted(scenario),
+            churn: markers::churn(scenario, seed),
+        }
+    }
+
+    /// The footer: scenario, seed, version.
+    fn footer(&self) -> String {
+        format!(
+            "scenario {}, seed {}, smoothscale {}",
+            self.scenario,
+            self.seed,
+            env!("CARGO_PKG_VERSION")
+        )
+    }
+}
+
+/// The size of every chart, in pixels.
 const WIDTH: u32 = 960;
-const HEIGHT: u32 = 540;
+const HEIGHT: u32 = 560;
 /// Width of the legend strip right of the chart.
-const LEGEND_WIDTH: u32 = 170;
+const LEGEND_WIDTH: u32 = 200;
+/// Height of the footer strip below the chart.
+const FOOTER_HEIGHT: u32 = 22;
 const FONT: &str = "sans-serif";
 
-/// Tableau's ten colours: distinguishable, and readable on white.
-const PALETTE: [RGBColor; 10] = [
-    RGBColor(31, 119, 180),
-    RGBColor(255, 127, 14),
-    RGBColor(44, 160, 44),
-    RGBColor(214, 39, 40),
-    RGBColor(148, 103, 189),
-    RGBColor(140, 86, 75),
-    RGBColor(227, 119, 194),
-    RGBColor(127, 127, 127),
-    RGBColor(188, 189, 34),
-    RGBColor(23, 190, 207),
-];
-
-/// Line patterns, cycled with the colours: solid, then dashes of (dash, gap)
-/// pixels, so that strategies whose lines coincide all stay visible.
-const DASHES: [Option<(u32, u32)>; 4] = [None, Some((10, 5)), Some((3, 4)), Some((6, 3))];
-
-/// The chart files, one per entry of the library's [`TIME_SERIES`], in
-/// that order.
-pub(crate) const PLOT_FILES: [&str; 5] = [
+/// The chart files: one per entry of the library's [`TIME_SERIES`], in
+/// that order, then the cumulative unavailability.
+pub(crate) const PLOT_FILES: [&str; 6] = [
     "availability.svg",
     "restoring_tasks.svg",
     "imbalance.svg",
     "restored_records.svg",
     "max_replicas.svg",
+    "unavailability.svg",
 ];
 
-/// Draws the charts for `results` (strategies in run order, the
-/// legend in the same order). Runs without samples draw no line.
-pub(crate) fn plots(scenario: &str, results: &[RunResult]) -> Result<Vec<Plot>, PlotError> {
-    TIME_SERIES
+const _: () = assert!(PLOT_FILES.len() == TIME_SERIES.len() + 1);
+
+/// One chart's data, whatever it plots.
+struct Chart {
+    /// What it shows (`available tasks`).
+    title: &'static str,
+    /// The y axis' description (`tasks with a running active`).
+    label: &'static str,
+    /// The unit; empty for a count of records. Records, and values in
+    /// `unit` when `scaled`, count in thousands, millions or billions.
+    unit: &'static str,
+    /// Whether large values in `unit` are shown in thousands (millions, …).
+    scaled: bool,
+    /// One line per run, in run order.
+    lines: Vec<Line>,
+}
+
+/// One run's line.
+struct Line {
+    /// The strategy's name, as the legend gives it.
+    strategy: String,
+    /// How its line is drawn.
+    look: Look,
+    /// (simulated ms, value).
+    points: Vec<(u64, f64)>,
+    /// When the run stopped as infeasible.
+    stopped_ms: Option<u64>,
+    /// Lines under its name in the legend.
+    notes: Vec<String>,
+}
+
+impl Line {
+    fn of(result: &RunResult, i: usize, points: Vec<(u64, f64)>) -> Line {
+        let stopped_ms = match &result.outcome {
+            Outcome::Completed => None,
+            Outcome::Infeasible { at_ms, .. } => Some(at_ms.get()),
+        };
+        Line {
+            strategy: result.strategy.clone(),
+            look: Look::of(&result.strategy, i),
+            points,
+            stopped_ms,
+            notes: stopped_ms
+                .map(|at| format!("(infeasible at {})", markers::short_time(at)))
+                .into_iter()
+                .collect(),
+        }
+    }
+}
+
+/// Draws every chart for `results` (strategies in run order, the legend in
+/// the same order). Runs without samples draw no line.
+pub(crate) fn plots(context: &Context, results: &[RunResult]) -> Result<Vec<Plot>, PlotError> {
+    let charts = TIME_SERIES
         .iter()
+        .map(|series| series_chart(series, results))
+        .chain([unavailability_chart(context.total_tasks, results)]);
+    charts
         .zip(PLOT_FILES)
-        .map(|(series, file_name)| {
-            chart(scenario, series, results)
+        .map(|(chart, file_name)| {
+            draw(context, &chart)
                 .map(|svg| Plot { file_name, svg })
                 .map_err(|message| PlotError { file_name, message })
         })
         .collect()
 }
 
-/// The x axis: minutes for runs under two hours, hours beyond.
-fn time_axis(results: &[RunResult]) -> (f64, &'static str, f64) {
-    let last_ms = results
+/// The chart of one of the library's time series.
+fn series_chart(series: &TimeSeries, results: &[RunResult]) -> Chart {
+    let lines = results
         .iter()
-        .flat_map(|r| r.samples.last())
-        .map(|s| s.t_ms.get())
-        .max()
-        .unwrap_or(0);
+        .enumerate()
+        .map(|(i, r)| {
+            let points = r
+                .samples
+                .iter()
+                .map(|s| (s.t_ms.get(), (series.value)(s).to_f64()))
+                .collect();
+            Line::of(r, i, points)
+        })
+        .collect();
+    Chart {
+        title: series.title,
+        label: series.label,
+        unit: series.unit,
+        scaled: false,
+        lines,
+    }
+}
+
+/// The cumulative unavailability chart; each legend entry gives the run's
+/// total (what the line ends at).
+fn unavailability_chart(total_tasks: u64, results: &[RunResult]) -> Chart {
+    let lines = results
+        .iter()
+        .enumerate()
+        .map(|(i, r)| {
+            let sums = cumulative::unavailable_so_far(total_tasks, &r.samples);
+            let last = sums.last().map_or(Fixed::int(0), |(_, f)| *f);
+            let mut line = Line::of(r, i, sums.iter().map(|(t, f)| (*t, f.to_f64())).collect());
+            let total =
+                Fixed::ratio(last.scaled, 10u128.pow(last.decimals), 1).unwrap_or(Fixed::int(0));
+            line.notes.insert(0, format!("{total} task-s"));
+            line
+        })
+        .collect();
+    Chart {
+        title: "cumulative unavailability",
+        label: "task-seconds without a running active so far",
+        unit: "task-s",
+        scaled: true,
+        lines,
+    }
+}
+
+/// The x axis: minutes for runs under two hours, hours beyond; it spans the
+/// scenario (and any sample past it).
+fn time_axis(context: &Context, chart: &Chart) -> (f64, &'static str, f64) {
+    let last_ms = chart
+        .lines
+        .iter()
+        .flat_map(|l| l.points.last().map(|p| p.0))
+        .fold(context.duration_ms, u64::max);
     let (unit_ms, label) = if last_ms >= 2 * 3_600_000 {
         (3_600_000.0, "simulated time (h)")
     } else {
@@ -125,6 +273,21 @@ fn magnitude(max: f64) -> (f64, &'static str) {
         (1e3, "thousands")
     } else {
         (1.0, "records")
+    }
+}
+
+/// The divisor of the y values and the y axis' description.
+fn y_axis(chart: &Chart, raw_max: f64) -> (f64, String) {
+    let (divisor, name) = magnitude(raw_max);
+    if chart.unit.is_empty() {
+        (divisor, format!("{} ({name})", chart.label))
+    } else if chart.scaled && divisor > 1.0 {
+        (
+            divisor,
+            format!("{} ({name} of {})", chart.label, chart.unit),
+        )
+    } else {
+        (1.0, format!("{} ({})", chart.label, chart.unit))
     }
 }
 
@@ -155,28 +318,68 @@ fn tick_decimals(span: f64, ticks: usize) -> usize {
     usize::try_from(-finest).unwrap_or(0)
 }
 
-/// The value of `sample` in `series`, as a float for drawing.
-fn value(series: &TimeSeries, sample: &Sample) -> f64 {
-    (series.value)(sample).to_f64()
+/// Markers on a line with `n` points, at most: enough to tell the line,
+/// few enough to leave it readable.
+const MARKERS_PER_LINE: usize = 8;
+
+/// The indices of the points of line `i` of `lines` that carry its marker:
+/// every `n / 8`-th, shifted per line so that coinciding lines show each
+/// other's markers.
+fn marked_points(n: usize, i: usize, lines: usize) -> impl Iterator<Item = usize> {
+    let every = (n / MARKERS_PER_LINE).max(1);
+    let offset = i * every / lines.max(1);
+    (offset..n).step_by(every)
 }
 
-fn chart(scenario: &str, series: &TimeSeries, results: &[RunResult]) -> Result<String, String> {
-    let (unit_ms, x_label, x_end) = time_axis(results);
-    let raw_max = results
+/// Pixels between two rows of event labels, and from the top to the first
+/// row when churn ticks (and their letters) take the top.
+const LABEL_ROW: i32 = 13;
+const CHURN_BAND: i32 = 20;
+/// Event labels' font size.
+const LABEL_SIZE: u32 = 12;
+
+/// The chart's coordinates: simulated time (axis unit) × value (scaled).
+type Plot2d<'a, DB> = ChartContext<'a, DB, Cartesian2d<RangedCoordf64, RangedCoordf64>>;
+type Drawn<DB> = Result<(), DrawingAreaErrorKind<<DB as DrawingBackend>::ErrorType>>;
+
+/// How values map to the chart: the time unit, the value divisor and the
+/// top of the y axis.
+#[derive(Debug, Clone, Copy)]
+struct Scale {
+    unit_ms: f64,
+    divisor: f64,
+    y_end: f64,
+}
+
+impl Scale {
+    fn x(self, ms: u64) -> f64 {
+        ms as f64 / self.unit_ms
+    }
+}
+
+fn draw(context: &Context, chart: &Chart) -> Result<String, String> {
+    let (unit_ms, x_label, x_end) = time_axis(context, chart);
+    let raw_max = chart
+        .lines
         .iter()
-        .flat_map(|r| r.samples.iter().map(|s| value(series, s)))
+        .flat_map(|l| l.points.iter().map(|p| p.1))
         .fold(0.0, f64::max);
-    // Records count in thousands, millions or billions on the axis.
-    let (divisor, y_label) = if series.unit.is_empty() {
-        let (divisor, name) = magnitude(raw_max);
-        (divisor, format!("{} ({name})", series.label))
-    } else {
-        (1.0, format!("{} ({})", series.label, series.unit))
+    let (divisor, y_label) = y_axis(chart, raw_max);
+    // Room at the top for event labels and churn ticks, above the lines.
+    let headroom = match (context.events.is_empty(), context.churn.is_empty()) {
+        (true, true) => 1.05,
+        (false, true) | (true, false) => 1.15,
+        (false, false) => 1.25,
     };
     let y_end = if raw_max > 0.0 {
-        raw_max / divisor * 1.05
+        raw_max / divisor * headroom
     } else {
         1.0
+    };
+    let scale = Scale {
+        unit_ms,
+        divisor,
+        y_end,
     };
     let x_decimals = tick_decimals(x_end, X_TICKS);
     let y_decimals = tick_decimals(y_end, Y_TICKS);
@@ -186,17 +389,18 @@ fn chart(scenario: &str, series: &TimeSeries, results: &[RunResult]) -> Result<S
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, (WIDTH, HEIGHT)).into_drawing_area();
-        root.fill(&WHITE).map_err(|e| e.to_string())?;
-        let (plot_area, legend_area) = root.split_horizontally(WIDTH - LEGEND_WIDTH);
-        let mut chart = ChartBuilder::on(&plot_area)
-            .caption(format!("{scenario}: {}", series.title), (FONT, 22))
+        let failed = |e: DrawingAreaErrorKind<_>| e.to_string();
+        root.fill(&WHITE).map_err(failed)?;
+        let (body, footer) = root.split_vertically(HEIGHT - FOOTER_HEIGHT);
+        let (plot_area, legend_area) = body.split_horizontally(WIDTH - LEGEND_WIDTH);
+        let mut plot = ChartBuilder::on(&plot_area)
+            .caption(format!("{}: {}", context.scenario, chart.title), (FONT, 22))
             .margin(12)
             .x_label_area_size(48)
             .y_label_area_size(72)
             .build_cartesian_2d(0.0..x_end, 0.0..y_end)
-            .map_err(|e| e.to_string())?;
-        chart
-            .configure_mesh()
+            .map_err(failed)?;
+        plot.configure_mesh()
             .x_desc(x_label)
             .y_desc(y_label)
             .x_labels(X_TICKS)
@@ -208,75 +412,213 @@ fn chart(scenario: &str, series: &TimeSeries, results: &[RunResult]) -> Result<S
             .bold_line_style(RGBColor(225, 225, 225))
             .light_line_style(RGBColor(245, 245, 245))
             .draw()
-            .map_err(|e| e.to_string())?;
-        for (i, result) in results.iter().enumerate() {
-            let color = series_color(i);
-            let points = result
-                .samples
+            .map_err(failed)?;
+        event_lines(&mut plot, context, scale).map_err(failed)?;
+        run_lines(&mut plot, &chart.lines, scale).map_err(failed)?;
+        event_marks(&mut plot, context, scale).map_err(failed)?;
+        legend(&legend_area, context, &chart.lines).map_err(failed)?;
+        footer
+            .draw(&Text::new(
+                context.footer(),
+                (12, i32::try_from(FOOTER_HEIGHT / 2).unwrap_or(11)),
+                TextStyle::from((FONT, 12).into_font())
+                    .color(&RGBColor(0x66, 0x66, 0x66))
+                    .pos(Pos::new(HPos::Left, VPos::Center)),
+            ))
+            .map_err(failed)?;
+        root.present().map_err(failed)?;
+    }
+    let looks: Vec<Look> = chart.lines.iter().map(|l| l.look).collect();
+    Ok(style::dash_lines(svg, &looks))
+}
+
+/// The vertical lines of the events, under the runs' lines: light grey for
+/// churn, dashed dark grey for scripted events.
+fn event_lines<DB: DrawingBackend>(
+    plot: &mut Plot2d<DB>,
+    context: &Context,
+    scale: Scale,
+) -> Drawn<DB> {
+    let vertical = |ms: u64| [(scale.x(ms), 0.0), (scale.x(ms), scale.y_end)];
+    let churn_color = RGBColor(0xBB, 0xBB, 0xBB);
+    plot.draw_series(
+        context
+            .churn
+            .iter()
+            .map(|m| PathElement::new(vertical(m.at_ms), churn_color.stroke_width(1))),
+    )?;
+    plot.draw_series(
+        context
+            .events
+            .iter()
+            .map(|e| PathElement::new(vertical(e.at_ms), EVENT_COLOR.stroke_width(1))),
+    )?;
+    Ok(())
+}
+
+/// Each run's line with its markers, and a bold × labelled `infeasible`
+/// where an infeasible run stopped (at its last value).
+fn run_lines<DB: DrawingBackend>(plot: &mut Plot2d<DB>, lines: &[Line], scale: Scale) -> Drawn<DB> {
+    for (i, line) in lines.iter().enumerate() {
+        let points: Vec<(f64, f64)> = line
+            .points
+            .iter()
+            .map(|&(t, v)| (scale.x(t), v / scale.divisor))
+            .collect();
+        let look = line.look;
+        let fill = look.color.filled();
+        plot.draw_series(LineSeries::new(
+            points.iter().copied(),
+            look.color.stroke_width(2),
+        ))?;
+        plot.draw_series(
+            marked_points(points.len(), i, lines.len())
+                .map(|k| EmptyElement::at(points[k]) + Polygon::new(look.shape.outline(), fill)),
+        )?;
+        if let Some(at) = line.stopped_ms {
+            let y = points.last().map_or(0.0, |p| p.1);
+            let cross = Polygon::new(style::stop_outline(), fill);
+            let text = TextStyle::from((FONT, 12).into_font())
+                .color(&look.color)
+                .pos(Pos::new(HPos::Left, VPos::Bottom));
+            // Runs that stopped at the same time stack their labels.
+            let before = lines[..i]
                 .iter()
-                .map(|s| (s.t_ms.get() as f64 / unit_ms, value(series, s) / divisor));
-            chart
-                .draw_series(LineSeries::new(points, color.stroke_width(2)))
-                .map_err(|e| e.to_string())?;
-        }
-        legend(&legend_area, results).map_err(|e| e.to_string())?;
-        root.present().map_err(|e| e.to_string())?;
-    }
-    // Plotters writes `opacity="1"` (the default) after `fill="none"` on every
-    // line, which ImageMagick draws as a filled polygon: leave it out.
-    Ok(dash_lines(svg, results.len()).replace(" opacity=\"1\"", ""))
-}
-
-/// The colour of the `i`-th strategy: Tableau's ten, then the same darkened
-/// (by 30 % per round), so every strategy's colour is its own.
-fn series_color(i: usize) -> RGBColor {
-    let RGBColor(r, g, b) = PALETTE[i % PALETTE.len()];
-    let round = u32::try_from(i / PALETTE.len()).map_or(3, |r| r.min(3));
-    let dark = |c: u8| u8::try_from(u32::from(c) * (10 - 3 * round) / 10).unwrap_or(u8::MAX);
-    RGBColor(dark(r), dark(g), dark(b))
-}
-
-/// Gives the lines (and legend entries) of every strategy but the first of
-/// each four its dash pattern. Plotters has no dashed stroke style (its
-/// dashed series draws every dash as an element of its own, hundreds of
-/// kilobytes per chart), so SVG's own `stroke-dasharray` is added to the
-/// polylines drawn in the strategy's colour, which no other element uses.
-fn dash_lines(mut svg: String, strategies: usize) -> String {
-    for i in 0..strategies {
-        if let Some((dash, gap)) = DASHES[i % DASHES.len()] {
-            let RGBColor(r, g, b) = series_color(i);
-            let stroke = format!("stroke=\"#{r:02X}{g:02X}{b:02X}\" stroke-width=");
-            let dashed = format!(
-                "stroke=\"#{r:02X}{g:02X}{b:02X}\" stroke-dasharray=\"{dash} {gap}\" stroke-width="
-            );
-            svg = svg.replace(&stroke, &dashed);
+                .filter(|l| l.stopped_ms == Some(at))
+                .count();
+            let dy = -7 - 13 * i32::try_from(before).unwrap_or(0);
+            let label = Text::new("infeasible", (8, dy), text);
+            plot.draw_series([EmptyElement::at((scale.x(at), y)) + cross + label])?;
         }
     }
-    svg
+    Ok(())
 }
 
-/// One entry per strategy: a short line in its colour and its name.
+/// Over the lines, at the top: a tick with a letter per churn event (a
+/// letter only where it does not run into the one before), and the labels
+/// of the scripted events in rows below (`markers::place_labels`).
+fn event_marks<DB: DrawingBackend>(
+    plot: &mut Plot2d<DB>,
+    context: &Context,
+    scale: Scale,
+) -> Drawn<DB> {
+    let top = |ms: u64| (scale.x(ms), scale.y_end);
+    let pixel_x = |plot: &Plot2d<DB>, ms: u64| plot.backend_coord(&top(ms)).0;
+    let letter_style = TextStyle::from((FONT, 11).into_font())
+        .color(&EVENT_COLOR)
+        .pos(Pos::new(HPos::Center, VPos::Top));
+    let mut last_letter: Option<i32> = None;
+    for mark in &context.churn {
+        let tick = Polygon::new(vec![(-4, 0), (4, 0), (0, 6)], EVENT_COLOR.filled());
+        plot.draw_series([EmptyElement::at(top(mark.at_ms)) + tick])?;
+        let px = pixel_x(plot, mark.at_ms);
+        if last_letter.is_none_or(|x| px - x >= 9) {
+            last_letter = Some(px);
+            let letter = Text::new(mark.letter.to_string(), (0, 7), letter_style.clone());
+            plot.draw_series([EmptyElement::at(top(mark.at_ms)) + letter])?;
+        }
+    }
+    let right = plot.plotting_area().get_pixel_range().0.end;
+    let wanted: Vec<(i32, i32)> = context
+        .events
+        .iter()
+        .map(|e| {
+            (
+                pixel_x(plot, e.at_ms),
+                markers::text_width(&e.label, LABEL_SIZE),
+            )
+        })
+        .collect();
+    let first_row = if context.churn.is_empty() {
+        3
+    } else {
+        CHURN_BAND
+    };
+    for (event, placement) in context
+        .events
+        .iter()
+        .zip(markers::place_labels(&wanted, right))
+    {
+        let Some(Placement { row, leftward }) = placement else {
+            continue;
+        };
+        let (h, dx) = if leftward {
+            (HPos::Right, -4)
+        } else {
+            (HPos::Left, 4)
+        };
+        let dy = first_row + LABEL_ROW * i32::try_from(row).unwrap_or(0);
+        let style = TextStyle::from((FONT, LABEL_SIZE).into_font())
+            .color(&EVENT_COLOR)
+            .pos(Pos::new(h, VPos::Top));
+        let label = Text::new(event.label.clone(), (dx, dy), style);
+        plot.draw_series([EmptyElement::at(top(event.at_ms)) + label])?;
+    }
+    Ok(())
+}
+
+/// One entry per strategy (a sample of its line with its marker, its name
+/// and its notes), then what the event marks mean.
 fn legend<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
-    results: &[RunResult],
+    context: &Context,
+    lines: &[Line],
 ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
     let left = Pos::new(HPos::Left, VPos::Center);
-    area.draw(&Text::new(
-        "strategy",
-        (8, 60),
-        TextStyle::from((FONT, 15).into_font().style(FontStyle::Bold)).pos(left),
-    ))?;
-    for (i, result) in results.iter().enumerate() {
-        let y = 86 + 24 * i32::try_from(i).unwrap_or(i32::MAX / 48);
+    let bold = TextStyle::from((FONT, 15).into_font().style(FontStyle::Bold)).pos(left);
+    let name_style = TextStyle::from((FONT, 14).into_font()).pos(left);
+    let note_style = TextStyle::from((FONT, 12).into_font())
+        .color(&RGBColor(0x44, 0x44, 0x44))
+        .pos(left);
+    let mut y = 52;
+    area.draw(&Text::new("strategy", (8, y), bold.clone()))?;
+    y += 26;
+    for line in lines {
+        let look = line.look;
         area.draw(&PathElement::new(
-            [(8, y), (38, y)],
-            series_color(i).stroke_width(3),
+            [(8, y), (44, y)],
+            look.color.stroke_width(2),
+        ))?;
+        area.draw(
+            &(EmptyElement::at((26, y)) + Polygon::new(look.shape.outline(), look.color.filled())),
+        )?;
+        area.draw(&Text::new(
+            line.strategy.clone(),
+            (52, y),
+            name_style.clone(),
+        ))?;
+        for note in &line.notes {
+            y += 15;
+            area.draw(&Text::new(note.clone(), (52, y), note_style.clone()))?;
+        }
+        y += 21;
+    }
+    if context.events.is_empty() && context.churn.is_empty() {
+        return Ok(());
+    }
+    y += 6;
+    area.draw(&Text::new("events", (8, y), bold))?;
+    y += 24;
+    if !context.events.is_empty() {
+        area.draw(&PathElement::new(
+            [(26, y - 9), (26, y + 9)],
+            EVENT_COLOR.stroke_width(1),
+        ))?;
+        area.draw(&Text::new("scripted", (52, y), name_style.clone()))?;
+        y += 24;
+    }
+    if !context.churn.is_empty() {
+        area.draw(&Polygon::new(
+            vec![(22, y - 7), (30, y - 7), (26, y - 1)],
+            EVENT_COLOR.filled(),
         ))?;
         area.draw(&Text::new(
-            result.strategy.clone(),
-            (44, y),
-            TextStyle::from((FONT, 14).into_font()).pos(left),
+            format!("churn ({} drawn)", context.churn.len()),
+            (52, y),
+            name_style,
         ))?;
+        y += 15;
+        area.draw(&Text::new(markers::CHURN_KEY, (8, y), note_style))?;
     }
     Ok(())
 }
@@ -284,7 +626,7 @@ fn legend<DB: DrawingBackend>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use smoothscale::sim::{Millis, Outcome, Records, RunMetrics, SimTime};
+    use smoothscale::sim::{Millis, Records, RunMetrics, Sample, SimTime};
 
     fn run(name: &str, slope: u64, points: u64, every_ms: u64) -> RunResult {
         RunResult {
@@ -306,17 +648,33 @@ mod tests {
         }
     }
 
+    fn context(name: &str, duration_ms: u64) -> Context {
+        Context {
+            scenario: name.to_string(),
+            seed: 7,
+            duration_ms,
+            total_tasks: 48,
+            events: Vec::new(),
+            churn: Vec::new(),
+        }
+    }
+
     fn sample_runs() -> Vec<RunResult> {
+        let mut infeasible = run("heron-ffd", 3, 40, 60_000);
+        infeasible.outcome = Outcome::Infeasible {
+            at_ms: SimTime::new(40 * 60_000 + 5_000),
+            message: "no room".to_string(),
+        };
         vec![
             run("kip441", 1, 61, 60_000),
             run("sticky", 2, 61, 60_000),
-            run("heron-rr", 3, 40, 60_000),
+            infeasible,
         ]
     }
 
     #[test]
-    fn four_charts_with_lines_axes_and_legend() {
-        let plots = plots("scale-out", &sample_runs()).unwrap();
+    fn charts_with_lines_axes_legend_and_footer() {
+        let plots = plots(&context("scale-out", 3_600_000), &sample_runs()).unwrap();
         let names: Vec<&str> = plots.iter().map(|p| p.file_name).collect();
         assert_eq!(names, PLOT_FILES);
         for plot in &plots {
@@ -324,14 +682,29 @@ mod tests {
             assert!(svg.starts_with("<svg"), "{}", plot.file_name);
             assert!(svg.trim_end().ends_with("</svg>"), "{}", plot.file_name);
             assert!(svg.matches("<polyline").count() >= 3, "{}", plot.file_name);
-            // The second and third strategies are dashed, lines and legend.
-            assert_eq!(svg.matches("stroke-dasharray=\"10 5\"").count(), 2);
-            assert_eq!(svg.matches("stroke-dasharray=\"3 4\"").count(), 2);
+            // sticky and heron-ffd are dashed, line and legend sample.
+            let sticky = Look::of("sticky", 0).dash.unwrap();
+            let ffd = Look::of("heron-ffd", 0).dash.unwrap();
+            assert_eq!(
+                svg.matches(&format!("stroke-dasharray=\"{sticky}\""))
+                    .count(),
+                2
+            );
+            assert_eq!(
+                svg.matches(&format!("stroke-dasharray=\"{ffd}\"")).count(),
+                2
+            );
             assert!(svg.contains("simulated time (min)"));
-            for name in ["kip441", "sticky", "heron-rr"] {
+            for name in ["kip441", "sticky", "heron-ffd"] {
                 assert!(svg.contains(&format!("{name}\n</text>")), "{name}");
             }
+            assert!(svg.contains("(infeasible at 40m5s)\n</text>"));
+            assert_eq!(svg.matches(">\ninfeasible\n</text>").count(), 1);
             assert!(svg.contains("scale-out: "));
+            assert!(svg.contains(&format!(
+                "scenario scale-out, seed 7, smoothscale {}\n</text>",
+                env!("CARGO_PKG_VERSION")
+            )));
             // Labels are plain SVG text with a generic family: no font embedded.
             assert!(svg.contains("font-family=\"sans-serif\""));
             // ImageMagick's renderer fills a `fill="none"` polyline that
@@ -343,20 +716,68 @@ mod tests {
         assert!(plots[2].svg.contains("(tasks/thread)"));
         // 180 million records at most: the axis counts millions.
         assert!(plots[3].svg.contains("records restored so far (millions)"));
+        assert!(plots[5].svg.contains("so far (thousands of task-s)"));
+    }
+
+    #[test]
+    fn the_unavailability_legend_gives_each_total() {
+        // kip441's sample i holds 48 − (i mod 7) available of 48, for the
+        // minute ending at i: minutes 1..56 give 8 × (1+2+…+6) = 168
+        // task-minutes, minutes 57..60 give 1+2+3+4 = 10: 178 task-minutes
+        // = 10680 task-s.
+        let plots = plots(&context("x", 3_600_000), &sample_runs()).unwrap();
+        assert!(
+            plots[5].svg.contains("10680.0 task-s\n</text>"),
+            "{}",
+            plots[5].svg
+        );
+    }
+
+    #[test]
+    fn events_and_churn_are_marked() {
+        let mut context = context("events", 3_600_000);
+        context.events = vec![
+            Marker {
+                at_ms: 600_000,
+                label: "scale-out +2".to_string(),
+            },
+            Marker {
+                at_ms: 610_000,
+                label: "crash c3".to_string(),
+            },
+        ];
+        context.churn = vec![ChurnMark {
+            at_ms: 1_200_000,
+            letter: 'C',
+        }];
+        let plots = plots(&context, &sample_runs()).unwrap();
+        for plot in &plots {
+            assert!(
+                plot.svg.contains("scale-out +2\n</text>"),
+                "{}",
+                plot.file_name
+            );
+            assert!(plot.svg.contains("crash c3\n</text>"), "{}", plot.file_name);
+            assert!(plot.svg.contains(">\nC\n</text>") || plot.svg.contains("C\n</text>"));
+            assert!(plot.svg.contains("churn (1 drawn)\n</text>"));
+            // Two dashed event lines and the legend's sample.
+            assert_eq!(plot.svg.matches("stroke-dasharray=\"4 3\"").count(), 3);
+        }
     }
 
     #[test]
     fn long_runs_use_hours() {
         let runs = vec![run("kip441", 1, 9, 3_600_000)];
-        let plots = plots("long", &runs).unwrap();
+        let plots = plots(&context("long", 8 * 3_600_000), &runs).unwrap();
         assert!(plots[0].svg.contains("simulated time (h)"));
     }
 
     #[test]
     fn plots_are_deterministic() {
+        let context = context("x", 3_600_000);
         assert_eq!(
-            plots("x", &sample_runs()).unwrap(),
-            plots("x", &sample_runs()).unwrap()
+            plots(&context, &sample_runs()).unwrap(),
+            plots(&context, &sample_runs()).unwrap()
         );
     }
 
@@ -364,11 +785,21 @@ mod tests {
     fn runs_without_samples_still_draw_axes() {
         let mut empty = run("kip441", 1, 0, 60_000);
         empty.samples.clear();
-        let plots = plots("empty", &[empty]).unwrap();
+        let plots = plots(&context("empty", 60_000), &[empty]).unwrap();
         for plot in plots {
             assert!(plot.svg.starts_with("<svg"));
             assert!(plot.svg.contains("simulated time (min)"));
         }
+    }
+
+    #[test]
+    fn markers_are_spread_and_staggered() {
+        let first: Vec<usize> = marked_points(61, 0, 3).collect();
+        let second: Vec<usize> = marked_points(61, 1, 3).collect();
+        assert_eq!(first, [0, 7, 14, 21, 28, 35, 42, 49, 56]);
+        assert_eq!(second[0], 2);
+        assert_eq!(marked_points(3, 2, 9).collect::<Vec<_>>(), [0, 1, 2]);
+        assert_eq!(marked_points(0, 0, 1).count(), 0);
     }
 
     #[test]

@@ -15,6 +15,7 @@ use smoothscale::assignor::{self, Assignor};
 use smoothscale::sim::{self, Scenario, SimError, SimProblem};
 
 use super::outputs::{self, RunInfo};
+use super::progress::RunProgress;
 use super::{plot, table, Failure};
 
 pub(crate) use super::outputs::write_outputs;
@@ -42,10 +43,16 @@ pub(crate) fn run(args: &SimulateArgs) -> Result<(), Failure> {
     let seed = args.seed.unwrap_or(scenario.seed);
     let out = out_dir(args.out.as_deref(), &scenario);
 
+    let progress = RunProgress::start(strategies.len());
     let runs: Vec<Result<sim::RunResult, SimError>> = strategies
         .par_iter()
-        .map(|strategy| sim::run(&scenario, *strategy, seed))
+        .map(|strategy| {
+            let run = sim::run(&scenario, *strategy, seed);
+            progress.ended(strategy.info().name, &run);
+            run
+        })
         .collect();
+    progress.finish();
     let results = runs
         .into_iter()
         .collect::<Result<Vec<_>, _>>()
@@ -61,8 +68,8 @@ pub(crate) fn run(args: &SimulateArgs) -> Result<(), Failure> {
         ("summary.json", outputs::summary_json(&info, &results)),
         ("timeseries.csv", outputs::timeseries_csv(&results)),
     ];
-    let plots =
-        plot::plots(&scenario.name, &results).map_err(|e| Failure::Output(e.to_string()))?;
+    let plots = plot::plots(&plot::Context::of(&scenario, seed), &results)
+        .map_err(|e| Failure::Output(e.to_string()))?;
     files.extend(plots.into_iter().map(|p| (p.file_name, p.svg)));
     write_outputs(&out, &files)?;
     eprintln!("wrote {} files to {}", files.len(), out.display());

@@ -55,6 +55,19 @@ pub(crate) fn schedule(spec: &ChurnSpec, seed: u64) -> Vec<ChurnEvent> {
     events
 }
 
+impl ChurnSpec {
+    /// The instant and kind of every churn event this spec draws with
+    /// `seed`, sorted by time: the schedule every run of the scenario with
+    /// that seed meets (the plots mark it). An event whose kind finds no
+    /// target when it comes (a restart with no crashed client) changes nothing.
+    pub fn drawn_events(&self, seed: u64) -> Vec<(SimTime, ChurnKind)> {
+        schedule(self, seed)
+            .into_iter()
+            .map(|e| (e.at_ms, e.kind))
+            .collect()
+    }
+}
+
 /// The position `draw` selects among `len > 0` items: `draw mod len`.
 pub(crate) fn pick(draw: u64, len: usize) -> usize {
     let len = u64::try_from(len).expect("a length fits in u64");
@@ -83,5 +96,16 @@ mod tests {
         assert_eq!(s.len(), 12);
         assert!(s.windows(2).all(|w| w[0].at_ms <= w[1].at_ms));
         assert!(s.iter().all(|e| e.at_ms.get() <= 6 * 3_600_000));
+    }
+
+    #[test]
+    fn drawn_events_are_the_schedule() {
+        let drawn = spec().drawn_events(7);
+        let schedule: Vec<(SimTime, ChurnKind)> = schedule(&spec(), 7)
+            .iter()
+            .map(|e| (e.at_ms, e.kind))
+            .collect();
+        assert_eq!(drawn, schedule);
+        assert_eq!(drawn.len(), 12);
     }
 }

@@ -571,8 +571,10 @@ fn a_failed_write_leaves_the_output_directory_as_it_was() {
     let args = ["simulate", s(&file), "--seed", "6", "--out", s(&out)];
     let run = smoothscale(&args, 2);
     assert_eq!(run.code, Some(1), "{run:?}");
-    assert_eq!(run.stderr.lines().count(), 1, "{run:?}");
-    assert!(run.stderr.contains("timeseries.csv"), "{run:?}");
+    // Besides a progress line per strategy, one error line.
+    let errors: Vec<&str> = run.stderr.lines().filter(|l| !is_progress(l)).collect();
+    assert_eq!(errors.len(), 1, "{run:?}");
+    assert!(errors[0].contains("timeseries.csv"), "{run:?}");
     let after: Vec<(String, Option<Vec<u8>>)> = entries(&out)
         .into_iter()
         .map(|n| {
@@ -603,4 +605,254 @@ fn hidden_files_of_a_killed_run_are_cleaned_up() {
         "{:?}",
         entries(&out)
     );
+}
+
+/// Whether `line` is one of `simulate`'s progress lines
+/// (`[2/3] sticky: done in simulated 30m, 2 rebalances (0.1 s elapsed)`).
+fn is_progress(line: &str) -> bool {
+    line.starts_with('[') && line.ends_with(" s elapsed)")
+}
+
+/// The text of every `<text>` element of `svg`, in document order.
+fn svg_texts(svg: &str) -> Vec<&str> {
+    svg.split("<text")
+        .skip(1)
+        .filter_map(|t| {
+            let body = &t[t.find('>')? + 1..];
+            Some(body[..body.find("</text>")?].trim())
+        })
+        .collect()
+}
+
+/// The legend's lines under `strategy`'s name in `svg` (up to the next of
+/// `names` or the events' heading).
+fn legend_notes<'a>(svg: &'a str, strategy: &str, names: &[&str]) -> Vec<&'a str> {
+    let texts = svg_texts(svg);
+    let Some(at) = texts.iter().position(|t| *t == strategy) else {
+        return Vec::new();
+    };
+    texts[at + 1..]
+        .iter()
+        .take_while(|t| !names.contains(t) && **t != "events")
+        .copied()
+        .collect()
+}
+
+/// The cumulative unavailability chart ends, for every strategy, at the
+/// run's `unavailable_task_s.total` within sampling error. Samples every
+/// second: each outage (of one task, opened by an event or a rebalance) is
+/// off by less than one sample interval, so the error is below tasks ×
+/// 1 s × (events + rebalances + 1); samples that hold interval means make
+/// it exact.
+#[test]
+fn the_unavailability_chart_ends_at_the_runs_unavailable_task_seconds() {
+    let text = SCENARIO.replace("sample_every = \"1m\"", "sample_every = \"1s\"");
+    assert_ne!(text, SCENARIO);
+    let file = scenario_file("unavailability", &text);
+    let out = file.with_file_name("out");
+    let run = smoothscale(&["simulate", s(&file), "--out", s(&out)], 2);
+    assert_eq!(run.code, Some(0), "{run:?}");
+    let svg = String::from_utf8(read(&out.join("unavailability.svg"))).unwrap();
+    let summary: Value = serde_json::from_slice(&read(&out.join("summary.json"))).unwrap();
+    let (tasks, events) = (12.0, 2.0);
+    let mut some_down = false;
+    for name in STRATEGIES {
+        let metrics = &summary["strategies"][name];
+        let total = metrics["unavailable_task_s"]["total"].as_f64().unwrap();
+        let rebalances = metrics["rebalances"]["total"].as_f64().unwrap();
+        let notes = legend_notes(&svg, name, &STRATEGIES);
+        let drawn: f64 = notes[0].trim_end_matches(" task-s").parse().unwrap();
+        let bound = tasks * 1.0 * (events + rebalances + 1.0) + 0.05;
+        assert!(
+            (drawn - total).abs() <= bound,
+            "{name}: the chart ends at {drawn} task-s, the run had {total} (bound {bound})"
+        );
+        some_down |= total > bound;
+    }
+    // The bound is below what the runs lose: it tells a wrong sum.
+    assert!(
+        some_down,
+        "{}",
+        String::from_utf8_lossy(&read(&out.join("summary.json")))
+    );
+    assert!(svg.contains("cumulative unavailability"));
+    assert!(svg.contains("task-seconds without a running active so far ("));
+}
+
+/// Every chart marks the scripted events with their labels, names the
+/// scenario, the seed and the version, and writes no `opacity` (which
+/// ImageMagick would draw as filled black polygons on `fill="none"` lines).
+#[test]
+fn every_chart_marks_the_events_and_names_scenario_seed_and_version() {
+    let (_, out) = simulate("markers", &["--seed", "9"], 2);
+    let footer = format!(
+        "scenario sim-cli-small, seed 9, smoothscale {}",
+        env!("CARGO_PKG_VERSION")
+    );
+    for plot in PLOTS.iter().chain(&["unavailability.svg"]) {
+        let svg = String::from_utf8(read(&out.join(plot))).unwrap();
+        let texts = svg_texts(&svg);
+        for needle in ["scale-out +1", "crash c1, disk lost", footer.as_str()] {
+            assert!(
+                texts.contains(&needle),
+                "{plot} lacks {needle:?}: {texts:?}"
+            );
+        }
+        assert!(!svg.contains("opacity"), "{plot}");
+        for line in svg.split("<polyline").skip(1) {
+            let tag = &line[..line.find("/>").unwrap()];
+            assert!(tag.contains("fill=\"none\""), "{plot}: {tag}");
+        }
+        // Two dashed event lines, and the legend's sample of one.
+        assert_eq!(svg.matches("stroke-dasharray=\"4 3\"").count(), 3, "{plot}");
+        // No churn in this scenario.
+        assert!(!texts.iter().any(|t| t.starts_with("churn")), "{plot}");
+    }
+}
+
+/// A scenario with churn: the charts tick the events the seed draws.
+#[test]
+fn churn_drawn_from_the_seed_is_ticked() {
+    let text = SCENARIO.replace(
+        "[[events]]\nat = \"5m\"",
+        "[churn]\nevents_per_hour = 12\nkinds = [\"crash\", \"restart\"]\nfrom = \"1m\"\nuntil = \"21m\"\n\n[[events]]\nat = \"5m\"",
+    );
+    assert_ne!(text, SCENARIO);
+    let file = scenario_file("churn-ticks", &text);
+    let out = file.with_file_name("out");
+    let run = smoothscale(&["simulate", s(&file), "--out", s(&out)], 2);
+    assert_eq!(run.code, Some(0), "{run:?}");
+    let svg = String::from_utf8(read(&out.join("availability.svg"))).unwrap();
+    let texts = svg_texts(&svg);
+    // 12 an hour over 20 minutes.
+    assert!(texts.contains(&"churn (4 drawn)"), "{texts:?}");
+    let letters = texts.iter().filter(|t| **t == "C" || **t == "R").count();
+    assert!((1..=4).contains(&letters), "{texts:?}");
+}
+
+/// Four clients become two at 12m: heron-ffd's nine tasks per client no
+/// longer fit, so its run stops there; its lines end at the last sample
+/// before, with a mark and the legend saying when.
+const INFEASIBLE: &str = r#"
+name = "sim-cli-infeasible"
+description = "four clients become two"
+seed = 3
+duration = "30m"
+sample_every = "1m"
+strategies = ["kip441", "heron-ffd"]
+
+[cluster]
+clients = 4
+threads = 2
+racks = ["r1", "r2"]
+restore_rate = 50000
+session_timeout = "45s"
+rebalance_pause = "5s"
+state_cleanup_delay = "10m"
+protocol = "cooperative"
+
+[[subtopologies]]
+partitions = 9
+stateful = true
+state_records = 100000
+write_rate = 100
+
+[[subtopologies]]
+partitions = 18
+stateful = false
+
+[config]
+num_standby_replicas = 1
+
+[[events]]
+at = "12m"
+kind = "scale_in"
+count = 2
+"#;
+
+#[test]
+fn an_infeasible_run_is_marked_where_it_stopped() {
+    let file = scenario_file("infeasible", INFEASIBLE);
+    let out = file.with_file_name("out");
+    let run = smoothscale(&["simulate", s(&file), "--out", s(&out)], 2);
+    assert_eq!(run.code, Some(0), "{run:?}");
+    let summary: Value = serde_json::from_slice(&read(&out.join("summary.json"))).unwrap();
+    let outcome = &summary["strategies"]["heron-ffd"]["outcome"];
+    assert_eq!(
+        outcome["infeasible_at_s"].as_f64(),
+        Some(720.0),
+        "{outcome}"
+    );
+    assert_eq!(summary["strategies"]["kip441"]["outcome"], "completed");
+    let csv = String::from_utf8(read(&out.join("timeseries.csv"))).unwrap();
+    let last_ffd = csv.lines().rfind(|l| l.starts_with("heron-ffd,")).unwrap();
+    let t_s = |row: &str| -> f64 { row.split(',').nth(1).unwrap().parse().unwrap() };
+    assert!((600.0..=720.0).contains(&t_s(last_ffd)), "{csv}");
+    let last_kip441 = csv.lines().rfind(|l| l.starts_with("kip441,")).unwrap();
+    assert_eq!(t_s(last_kip441), 1800.0, "{csv}");
+    for plot in PLOTS.iter().chain(&["unavailability.svg"]) {
+        let svg = String::from_utf8(read(&out.join(plot))).unwrap();
+        let names = ["kip441", "heron-ffd"];
+        let ffd = legend_notes(&svg, "heron-ffd", &names);
+        assert_eq!(ffd.last(), Some(&"(infeasible at 12m)"), "{plot}");
+        let kip441 = legend_notes(&svg, "kip441", &names);
+        assert!(!kip441.iter().any(|n| n.contains("infeasible")), "{plot}");
+        // One mark, labelled, on the chart.
+        let texts = svg_texts(&svg);
+        assert_eq!(
+            texts.iter().filter(|t| **t == "infeasible").count(),
+            1,
+            "{plot}"
+        );
+        assert!(texts.contains(&"scale-in -2"), "{plot}");
+    }
+    // The progress line says so too.
+    assert!(
+        run.stderr
+            .lines()
+            .any(|l| is_progress(l)
+                && l.contains("] heron-ffd: infeasible at simulated 12m, after ")),
+        "{run:?}"
+    );
+}
+
+/// With stderr piped, `simulate` writes a line per strategy as its run
+/// ends, numbered, with what it did in simulated time; stdout is the table alone.
+#[test]
+fn simulate_reports_each_strategy_as_it_ends() {
+    let (run, out) = simulate("progress", &[], 2);
+    let summary: Value = serde_json::from_slice(&read(&out.join("summary.json"))).unwrap();
+    let lines: Vec<&str> = run.stderr.lines().filter(|l| is_progress(l)).collect();
+    assert_eq!(lines.len(), STRATEGIES.len(), "{run:?}");
+    for (i, line) in lines.iter().enumerate() {
+        assert!(line.starts_with(&format!("[{}/3] ", i + 1)), "{line}");
+    }
+    for name in STRATEGIES {
+        let rebalances = summary["strategies"][name]["rebalances"]["total"]
+            .as_u64()
+            .unwrap();
+        let plural = if rebalances == 1 { "" } else { "s" };
+        let said = format!("] {name}: done in simulated 30m, {rebalances} rebalance{plural} (");
+        assert_eq!(
+            lines.iter().filter(|l| l.contains(&said)).count(),
+            1,
+            "{said} in {run:?}"
+        );
+    }
+    assert!(!run.stdout.contains("elapsed"), "{}", run.stdout);
+    assert!(
+        run.stderr.lines().last().unwrap().starts_with("wrote "),
+        "{run:?}"
+    );
+}
+
+/// The charts are byte-identical on one thread and two (the runs end in
+/// another order; the charts follow the strategies' order).
+#[test]
+fn plots_are_byte_identical_on_one_and_two_threads() {
+    let (_, one) = simulate("plots-one-thread", &[], 1);
+    let (_, two) = simulate("plots-two-threads", &[], 2);
+    for plot in PLOTS.iter().chain(&["unavailability.svg"]) {
+        assert_eq!(read(&one.join(plot)), read(&two.join(plot)), "{plot}");
+    }
 }

@@ -1,0 +1,240 @@
+//! How the charts tell strategies apart: a colour from a colour-blind-safe
+//! palette, a line pattern and a marker shape, all three fixed by the
+//! strategy's place in the registry, so a strategy looks the same in every
+//! scenario's charts. Each of the nine registered strategies differs from
+//! every other in all three; past nine, the colours repeat darkened.
+
+use plotters::prelude::*;
+
+/// Paul Tol's "muted" qualitative scheme: nine colours that stay apart for
+/// the common colour-vision deficiencies and in greyscale print.
+const PALETTE: [RGBColor; 9] = [
+    RGBColor(0x33, 0x22, 0x88), // indigo
+    RGBColor(0xCC, 0x66, 0x77), // rose
+    RGBColor(0x11, 0x77, 0x33), // green
+    RGBColor(0xDD, 0xCC, 0x77), // sand
+    RGBColor(0x88, 0xCC, 0xEE), // cyan
+    RGBColor(0x88, 0x22, 0x55), // wine
+    RGBColor(0x44, 0xAA, 0x99), // teal
+    RGBColor(0x99, 0x99, 0x33), // olive
+    RGBColor(0xAA, 0x44, 0x99), // purple
+];
+
+/// SVG `stroke-dasharray` of each strategy's line (dash, gap, …, in
+/// pixels); the first is solid.
+const DASHES: [Option<&str>; 9] = [
+    None,
+    Some("10 5"),
+    Some("3 4"),
+    Some("8 3 2 3"),
+    Some("16 4"),
+    Some("2 2"),
+    Some("8 3 2 3 2 3"),
+    Some("12 3 3 3"),
+    Some("5 5"),
+];
+
+/// The marker drawn on a strategy's line, and beside its legend entry.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Shape {
+    Circle,
+    Square,
+    TriangleUp,
+    Diamond,
+    TriangleDown,
+    Plus,
+    Star,
+    TriangleLeft,
+    TriangleRight,
+}
+
+const SHAPES: [Shape; 9] = [
+    Shape::Circle,
+    Shape::Square,
+    Shape::TriangleUp,
+    Shape::Diamond,
+    Shape::TriangleDown,
+    Shape::Plus,
+    Shape::Star,
+    Shape::TriangleLeft,
+    Shape::TriangleRight,
+];
+
+/// The colour of events (scripted and churn) and their lines' pattern. No
+/// strategy uses it, so its lines can be told apart in the SVG text.
+pub(super) const EVENT_COLOR: RGBColor = RGBColor(0x55, 0x55, 0x55);
+const EVENT_DASH: &str = "4 3";
+
+/// How one strategy is drawn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Look {
+    /// Its colour.
+    pub color: RGBColor,
+    /// Its line pattern (`None`: solid).
+    pub dash: Option<&'static str>,
+    /// Its marker.
+    pub shape: Shape,
+}
+
+impl Look {
+    /// The look of the strategy `name`: by its place in the registry, or
+    /// after the registered ones (`fallback` is its place among the runs)
+    /// for a name the registry does not know.
+    pub fn of(name: &str, fallback: usize) -> Look {
+        let names = smoothscale::assignor::names();
+        let i = names
+            .iter()
+            .position(|n| *n == name)
+            .unwrap_or(names.len() + fallback);
+        Look::at(i)
+    }
+
+    /// The `i`-th look: the palette's nine, then the same darkened (by 30 %
+    /// per round), so every look's colour is its own.
+    pub fn at(i: usize) -> Look {
+        let RGBColor(r, g, b) = PALETTE[i % PALETTE.len()];
+        let round = u32::try_from(i / PALETTE.len()).map_or(3, |r| r.min(3));
+        let dark = |c: u8| u8::try_from(u32::from(c) * (10 - 3 * round) / 10).unwrap_or(u8::MAX);
+        Look {
+            color: RGBColor(dark(r), dark(g), dark(b)),
+            dash: DASHES[i % DASHES.len()],
+            shape: SHAPES[i % SHAPES.len()],
+        }
+    }
+}
+
+impl Shape {
+    /// The shape's outline as pixel offsets from its centre, about 10
+    /// pixels across; drawn filled, so it carries no stroke and
+    /// [`dash_lines`] leaves it whole.
+    pub fn outline(self) -> Vec<(i32, i32)> {
+        match self {
+            // A dodecagon of radius 5 reads as a circle at this size.
+            Shape::Circle => vec![
+                (5, 0),
+                (4, 3),
+                (3, 4),
+                (0, 5),
+                (-3, 4),
+                (-4, 3),
+                (-5, 0),
+                (-4, -3),
+                (-3, -4),
+                (0, -5),
+                (3, -4),
+                (4, -3),
+            ],
+            Shape::Square => vec![(-4, -4), (4, -4), (4, 4), (-4, 4)],
+            Shape::TriangleUp => vec![(0, -5), (5, 4), (-5, 4)],
+            Shape::Diamond => vec![(0, -6), (5, 0), (0, 6), (-5, 0)],
+            Shape::TriangleDown => vec![(0, 5), (5, -4), (-5, -4)],
+            Shape::Plus => vec![
+                (-2, -6),
+                (2, -6),
+                (2, -2),
+                (6, -2),
+                (6, 2),
+                (2, 2),
+                (2, 6),
+                (-2, 6),
+                (-2, 2),
+                (-6, 2),
+                (-6, -2),
+                (-2, -2),
+            ],
+            Shape::Star => vec![
+                (0, -6),
+                (2, -2),
+                (6, -2),
+                (3, 1),
+                (4, 6),
+                (0, 3),
+                (-4, 6),
+                (-3, 1),
+                (-6, -2),
+                (-2, -2),
+            ],
+            Shape::TriangleLeft => vec![(-5, 0), (4, -5), (4, 5)],
+            Shape::TriangleRight => vec![(5, 0), (-4, -5), (-4, 5)],
+        }
+    }
+}
+
+/// The outline of the mark of a run that stopped as infeasible: a bold
+/// "×", 18 pixels across, larger than any strategy's marker and unlike
+/// all of them.
+pub(super) fn stop_outline() -> Vec<(i32, i32)> {
+    vec![
+        (-9, -6),
+        (-6, -9),
+        (0, -3),
+        (6, -9),
+        (9, -6),
+        (3, 0),
+        (9, 6),
+        (6, 9),
+        (0, 3),
+        (-6, 9),
+        (-9, 6),
+        (-3, 0),
+    ]
+}
+
+/// Gives the lines of every look but the solid ones their dash pattern,
+/// and event lines theirs. Plotters has no dashed stroke style (its dashed
+/// series draws every dash as an element of its own, hundreds of kilobytes
+/// per chart), so SVG's own `stroke-dasharray` is added to the lines drawn
+/// in a look's colour (its polyline and its legend sample; markers are
+/// filled and text is filled, so only lines carry a stroke colour), and
+/// `opacity="1"`, SVG's default, is left out: ImageMagick draws a
+/// `fill="none"` polyline that carries it as a filled polygon.
+pub(super) fn dash_lines(mut svg: String, looks: &[Look]) -> String {
+    let dashes = looks
+        .iter()
+        .filter_map(|look| look.dash.map(|d| (look.color, d)))
+        .chain([(EVENT_COLOR, EVENT_DASH)]);
+    for (RGBColor(r, g, b), dash) in dashes {
+        let stroke = format!("stroke=\"#{r:02X}{g:02X}{b:02X}\" stroke-width=");
+        let dashed =
+            format!("stroke=\"#{r:02X}{g:02X}{b:02X}\" stroke-dasharray=\"{dash}\" stroke-width=");
+        svg = svg.replace(&stroke, &dashed);
+    }
+    svg.replace(" opacity=\"1\"", "")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_nine_registered_strategies_differ_in_colour_pattern_and_marker() {
+        let names = smoothscale::assignor::names();
+        assert_eq!(names.len(), 9, "one look each for the registry's nine");
+        let looks: Vec<Look> = names.iter().map(|n| Look::of(n, 0)).collect();
+        for (i, a) in looks.iter().enumerate() {
+            for b in &looks[..i] {
+                assert_ne!(a.color, b.color);
+                assert_ne!(a.dash, b.dash);
+                assert_ne!(a.shape, b.shape);
+            }
+            assert_ne!(a.color, EVENT_COLOR);
+        }
+        // Past the registry: still a colour of its own.
+        let extra = Look::of("not-registered", 2);
+        assert!(looks.iter().all(|l| l.color != extra.color));
+        assert_eq!(Look::of("kip441", 5), looks[0]);
+    }
+
+    #[test]
+    fn dashes_go_on_lines_in_the_looks_colour_only() {
+        let look = Look::at(1);
+        let RGBColor(r, g, b) = look.color;
+        let svg = format!(
+            "<polyline fill=\"none\" opacity=\"1\" stroke=\"#{r:02X}{g:02X}{b:02X}\" stroke-width=\"2\"/>\
+             <polygon opacity=\"1\" fill=\"#{r:02X}{g:02X}{b:02X}\"/>"
+        );
+        let out = dash_lines(svg, &[Look::at(0), look]);
+        assert_eq!(out.matches("stroke-dasharray=\"10 5\"").count(), 1, "{out}");
+        assert!(!out.contains("opacity"), "{out}");
+    }
+}
