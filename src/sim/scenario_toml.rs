@@ -142,6 +142,7 @@
 //! | `write_rate` per task | 10⁶ records/s |
 //! | `cluster.restore_rate` | 10⁹ records/s |
 
+use std::collections::BTreeMap;
 use std::fmt;
 use std::marker::PhantomData;
 
@@ -150,8 +151,10 @@ use serde::Deserialize;
 use serde_path_to_error::Segment;
 
 use super::duration::Duration;
+use super::scenario::{MAX_CPU, MAX_RAM_MB};
 use super::{
-    ChurnKind, ChurnSpec, ClusterSpec, Event, EventKind, Protocol, Scenario, SubtopologySpec,
+    ChurnKind, ChurnSpec, ClusterSpec, Event, EventKind, PerturbSpec, Protocol, Scenario,
+    SubtopologySpec,
 };
 use crate::assignor;
 use crate::model::{
@@ -369,6 +372,8 @@ type Count = Int<1, { u32::MAX as u64 }>;
 type U32 = Int<0, { u32::MAX as u64 }>;
 /// Any non-negative integer.
 type U64 = Int<0, { u64::MAX }>;
+/// MiB of RAM: at least 1, at most [`MAX_RAM_MB`].
+type RamMb = Int<1, MAX_RAM_MB>;
 
 impl<const MIN: u64, const MAX: u64> Int<MIN, MAX> {
     /// The value as `u32`; only for types whose `MAX` fits (`Count`, `U32`).
@@ -565,6 +570,7 @@ struct ScenarioDoc {
     config: Option<ConfigDoc>,
     events: Option<Vec<EventDoc>>,
     churn: Option<ChurnDoc>,
+    perturb: Option<PerturbDoc>,
 }
 
 #[derive(Deserialize)]
@@ -579,6 +585,10 @@ struct ClusterDoc {
     state_cleanup_delay: Option<Duration>,
     protocol: Option<Choice<Protocol>>,
     scale_down_timeout: Option<Duration>,
+    tags: Option<BTreeMap<String, Vec<String>>>,
+    replication_factor: Option<Count>,
+    cpu: Option<Number>,
+    ram_mb: Option<RamMb>,
 }
 
 #[derive(Deserialize)]
@@ -588,6 +598,17 @@ struct SubtopologyDoc {
     stateful: Option<bool>,
     state_records: Option<U64>,
     write_rate: Option<U64>,
+    cpu: Option<Number>,
+    ram_mb: Option<RamMb>,
+}
+
+/// `[perturb]`: fractions and a duration.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PerturbDoc {
+    state_records: Option<Number>,
+    write_rate: Option<Number>,
+    event_time: Option<Duration>,
 }
 
 /// `[config]`, Kafka's names, durations in the scenario's form.
@@ -709,6 +730,7 @@ impl ScenarioDoc {
                 .churn
                 .map(|c| c.into_churn(self.duration.ms()))
                 .transpose()?,
+            perturb: self.perturb.map(PerturbDoc::into_perturb).transpose()?,
         })
     }
 }
@@ -783,6 +805,10 @@ impl ClusterDoc {
                 .map_or(DEFAULT_STATE_CLEANUP_DELAY_MS, Duration::ms),
             protocol: self.protocol.map_or(Protocol::Cooperative, |c| c.0),
             scale_down_timeout_ms: self.scale_down_timeout.map(Duration::ms),
+            tags: self.tags.unwrap_or_default(),
+            replication_factor: self.replication_factor.map_or(1, Int::small),
+            cpu: self.cpu.map(|n| positive("cluster.cpu", &n)).transpose()?,
+            ram_mb: self.ram_mb.map(|n| n.0),
         })
     }
 }
@@ -816,6 +842,11 @@ fn subtopologies(docs: Vec<SubtopologyDoc>) -> Read<Vec<SubtopologySpec>> {
                 stateful,
                 state_records: s.state_records.map_or(0, |n| n.0),
                 write_rate: s.write_rate.map_or(0, |n| n.0),
+                cpu: s
+                    .cpu
+                    .map(|n| positive(&format!("subtopologies[{i}].cpu"), &n))
+                    .transpose()?,
+                ram_mb: s.ram_mb.map(|n| n.0),
             })
         })
         .collect()
@@ -928,6 +959,43 @@ impl EventDoc {
         Ok(Event {
             at_ms: self.at.ms(),
             kind,
+        })
+    }
+}
+
+/// A number that must be greater than 0, with the value as written.
+fn positive(path: &str, n: &Number) -> Read<f64> {
+    if n.value <= 0.0 {
+        return fail(path, format!("must be positive, got {}", n.shown));
+    }
+    if n.value > MAX_CPU {
+        return fail(
+            path,
+            format!(
+                "must be at most {MAX_CPU:?} (the limit on cpu), got {}",
+                n.shown
+            ),
+        );
+    }
+    Ok(n.value)
+}
+
+impl PerturbDoc {
+    fn into_perturb(self) -> Read<PerturbSpec> {
+        let fraction = |key: &str, n: Option<Number>| -> Read<f64> {
+            match n {
+                None => Ok(0.0),
+                Some(n) if (0.0..=1.0).contains(&n.value) => Ok(n.value),
+                Some(n) => fail(
+                    format!("perturb.{key}"),
+                    format!("must be a fraction between 0 and 1, got {}", n.shown),
+                ),
+            }
+        };
+        Ok(PerturbSpec {
+            state_records: fraction("state_records", self.state_records)?,
+            write_rate: fraction("write_rate", self.write_rate)?,
+            event_time_ms: self.event_time.map_or(0, Duration::ms),
         })
     }
 }

@@ -6,6 +6,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use crate::model::{Client, ClusterState, InputError, Lag, Plan, Task, TaskId};
 
+use super::perturb;
 use super::units::{MilliRecords, Millis, Overflow, Rate, Records, SimTime};
 use super::Scenario;
 
@@ -87,8 +88,14 @@ pub(crate) struct TaskSim {
     pub standbys: BTreeSet<usize>,
     /// Clients holding a standby or warm-up of the task.
     pub replicas: BTreeSet<usize>,
-    /// The rack holding the task's changelog, if racks are known.
+    /// The rack of the leader of the task's changelog (and input)
+    /// partitions, if racks are known: `racks[0]`.
     pub changelog_rack: Option<String>,
+    /// The racks holding replicas of the task's input and changelog
+    /// partitions, leader first (`cluster.replication_factor` of them).
+    pub racks: Vec<String>,
+    /// The seed's factor on the task's write rates (`[perturb]`; 1 without).
+    pub write_factor: f64,
 }
 
 impl TaskSim {
@@ -96,6 +103,12 @@ impl TaskSim {
     /// run's duration, which `Scenario::check` bounds far below `u64` ms.
     pub(crate) fn add_down(&mut self, outage: Millis) {
         self.down_ms = self.down_ms.checked_plus(outage).unwrap_or(Millis::MAX);
+    }
+
+    /// Sets the write rate a `write_spike` asks for, in records per second,
+    /// times the task's own factor (`[perturb] write_rate`).
+    pub(crate) fn set_write_rate(&mut self, records_per_s: u64) {
+        self.write_rate = Rate::new(perturb::write_rate(records_per_s, self.write_factor));
     }
 }
 
@@ -105,31 +118,55 @@ pub(crate) struct World {
     pub clients: Vec<ClientSim>,
     pub tasks: Vec<TaskSim>,
     racks: Vec<String>,
+    /// Tag keys and the values dealt round-robin over clients.
+    tags: BTreeMap<String, Vec<String>>,
     threads: u32,
+    cpu: Option<f64>,
+    ram_mb: Option<u64>,
+    /// CPU and RAM each task states, by subtopology.
+    task_resources: Vec<(Option<f64>, Option<u64>)>,
     /// The longest outage closed so far.
     pub max_outage_ms: Millis,
 }
 
 impl World {
-    /// The cluster of `scenario` at time 0: clients `c0…`, tasks with their
-    /// initial changelogs, nothing assigned. A changelog too long to count
+    /// The cluster of `scenario` at time 0 with `seed`'s draws
+    /// ([`Scenario::task_draws`]): clients `c0…`, tasks with their initial
+    /// changelogs and write rates, nothing assigned. With racks, the task of
+    /// index `n` (task-id order) has the replicas of its input and changelog
+    /// partitions on `replication_factor` consecutive racks from
+    /// `racks[n mod len]`, its leader there. A changelog too long to count
     /// in milli-records is an [`Overflow`] naming its `state_records`.
-    pub(crate) fn new(scenario: &Scenario) -> Result<World, Overflow> {
+    pub(crate) fn new(scenario: &Scenario, seed: u64) -> Result<World, Overflow> {
         let racks = scenario.cluster.racks.clone();
+        let draws = scenario.task_draws(seed);
+        let replicas = scenario.cluster.replication_factor.max(1) as usize;
         let mut tasks = Vec::new();
         for (s, sub) in scenario.subtopologies.iter().enumerate() {
             for p in 0..sub.partitions {
-                let changelog_rack =
-                    (!racks.is_empty()).then(|| racks[tasks.len() % racks.len()].clone());
+                let n = tasks.len();
+                let task_racks: Vec<String> = if racks.is_empty() {
+                    Vec::new()
+                } else {
+                    (0..replicas.min(racks.len()))
+                        .map(|k| racks[(n + k) % racks.len()].clone())
+                        .collect()
+                };
+                let records = draws.state_records[n];
                 let end = if sub.stateful {
-                    Records::new(sub.state_records).to_milli().ok_or_else(|| {
+                    Records::new(records).to_milli().ok_or_else(|| {
                         Overflow::of(format!(
-                            "subtopologies[{s}].state_records = {} in milli-records",
-                            sub.state_records
+                            "subtopologies[{s}].state_records = {records} in milli-records"
                         ))
                     })?
                 } else {
                     MilliRecords::ZERO
+                };
+                let write_factor = draws.write_factor[n];
+                let write_rate = if sub.stateful {
+                    perturb::write_rate(sub.write_rate, write_factor)
+                } else {
+                    0
                 };
                 tasks.push(TaskSim {
                     id: TaskId::new(
@@ -138,26 +175,37 @@ impl World {
                     ),
                     stateful: sub.stateful,
                     end,
-                    write_rate: Rate::new(if sub.stateful { sub.write_rate } else { 0 }),
+                    write_rate: Rate::new(write_rate),
                     owner: None,
                     state: ActiveState::Down,
                     outage_since: Some(SimTime::ZERO),
                     down_ms: Millis::ZERO,
                     standbys: BTreeSet::new(),
                     replicas: BTreeSet::new(),
-                    changelog_rack,
+                    changelog_rack: task_racks.first().cloned(),
+                    racks: task_racks,
+                    write_factor,
                 });
             }
         }
         tasks.sort_by_key(|t| t.id);
+        let cluster = &scenario.cluster;
         let mut world = World {
             clients: Vec::new(),
             tasks,
             racks,
-            threads: scenario.cluster.threads,
+            tags: cluster.tags.clone(),
+            threads: cluster.threads,
+            cpu: cluster.cpu,
+            ram_mb: cluster.ram_mb,
+            task_resources: scenario
+                .subtopologies
+                .iter()
+                .map(|s| (s.cpu, s.ram_mb))
+                .collect(),
             max_outage_ms: Millis::ZERO,
         };
-        for _ in 0..scenario.cluster.clients {
+        for _ in 0..cluster.clients {
             world.add_client(SimTime::new(0));
         }
         Ok(world)
@@ -204,13 +252,15 @@ impl World {
                 } else {
                     Task::stateless(t.id)
                 };
-                // One rack holds the task's input and changelog partitions.
-                if let Some(rack) = &t.changelog_rack {
-                    task.racks.insert(rack.clone());
-                    if t.stateful {
-                        task.changelog_racks.insert(rack.clone());
-                    }
+                // The racks of the replicas of its input and changelog
+                // partitions, as KIP-925's assignor reads them.
+                task.racks.extend(t.racks.iter().cloned());
+                if t.stateful {
+                    task.changelog_racks.extend(t.racks.iter().cloned());
                 }
+                let (cpu, ram_mb) = self.task_resources[t.id.subtopology as usize];
+                task.cpu = cpu;
+                task.ram_mb = ram_mb;
                 task
             })
             .collect();
@@ -227,6 +277,13 @@ impl World {
         let mut client = Client::new(sim.name.as_str(), sim.threads);
         client.rack = sim.rack.clone();
         client.host = Some(sim.name.clone());
+        client.cpu = self.cpu;
+        client.ram_mb = self.ram_mb;
+        for (key, values) in &self.tags {
+            client
+                .tags
+                .insert(key.clone(), values[c % values.len()].clone());
+        }
         client.previous_active = sim.actives.iter().map(|&t| self.tasks[t].id).collect();
         // Kafka's leader derives previous standbys from the offset sums a
         // member reports: every task with a store on its disk that it did not

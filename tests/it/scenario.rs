@@ -408,16 +408,23 @@ fn defaults_are_documented_values() {
                 state_cleanup_delay_ms: 600_000,
                 protocol: Protocol::Cooperative,
                 scale_down_timeout_ms: None,
+                tags: Default::default(),
+                replication_factor: 1,
+                cpu: None,
+                ram_mb: None,
             },
             subtopologies: vec![SubtopologySpec {
                 partitions: 1,
                 stateful: false,
                 state_records: 0,
                 write_rate: 0,
+                cpu: None,
+                ram_mb: None,
             }],
             config: AssignmentConfig::default(),
             events: vec![],
             churn: None,
+            perturb: None,
         }
     );
     let s = Scenario::from_toml(&edited(
@@ -566,6 +573,10 @@ lose_state_probability = 1
             state_cleanup_delay_ms: 3_600_000,
             protocol: Protocol::Eager,
             scale_down_timeout_ms: Some(90_000),
+            tags: Default::default(),
+            replication_factor: 1,
+            cpu: None,
+            ram_mb: None,
         }
     );
     assert_eq!(
