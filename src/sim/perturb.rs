@@ -217,6 +217,145 @@ mod tests {
         assert_ne!(first[1], first[2]);
     }
 
+    /// Two subtopologies of 4 and 3 partitions, 1,000 records and 200 rec/s
+    /// per task, from the TOML reader.
+    fn small(perturb: &str) -> Scenario {
+        Scenario::from_toml(&format!(
+            "name = \"p\"\nseed = 1\nduration = \"1h\"\n\
+             [cluster]\nclients = 2\nrestore_rate = 100\n\
+             [[subtopologies]]\npartitions = 4\nstateful = true\nstate_records = 1000\nwrite_rate = 200\n\
+             [[subtopologies]]\npartitions = 3\nstateful = true\nstate_records = 1000\nwrite_rate = 200\n\
+             [[events]]\nat = \"10m\"\nkind = \"scale_out\"\n\
+             [[events]]\nat = \"20m\"\nkind = \"crash\"\nclient = \"c2\"\n\
+             [[events]]\nat = \"20m\"\nkind = \"restart\"\nclient = \"c2\"\n\
+             [[events]]\nat = \"59m50s\"\nkind = \"scale_in\"\n{perturb}"
+        ))
+        .unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    #[test]
+    fn without_perturb_the_draws_are_the_scenarios_values() {
+        for text in [
+            "",
+            "[perturb]\n",
+            "[perturb]\nstate_records = 0\nwrite_rate = 0\nevent_time = 0\n",
+        ] {
+            let s = small(text);
+            let draws = s.task_draws(5);
+            assert_eq!(draws.state_records, vec![1000; 7]);
+            assert_eq!(draws.write_factor, vec![1.0; 7]);
+            assert_eq!(s.perturbed(5).unwrap().events, s.events);
+        }
+    }
+
+    /// ±20 % of 1,000 records: every draw in [800, 1,200]; ±10 % of
+    /// 200 rec/s: every rate in [180, 220]. The same seed draws the same
+    /// values, another seed others, and one bound does not change the
+    /// other's draws.
+    #[test]
+    fn task_draws_are_within_bounds_and_deterministic() {
+        let s = small("[perturb]\nstate_records = 0.2\nwrite_rate = 0.1\n");
+        let draws = s.task_draws(7);
+        assert_eq!(draws.state_records.len(), 7);
+        assert!(
+            draws.state_records.iter().all(|r| (800..=1200).contains(r)),
+            "{draws:?}"
+        );
+        let rates: Vec<u64> = draws
+            .write_factor
+            .iter()
+            .map(|&f| write_rate(200, f))
+            .collect();
+        assert!(rates.iter().all(|r| (180..=220).contains(r)), "{rates:?}");
+        assert!(draws.write_factor.iter().all(|f| (0.9..=1.1).contains(f)));
+        assert_eq!(s.task_draws(7), draws);
+        let other = s.task_draws(8);
+        assert_ne!(other.state_records, draws.state_records);
+        assert_ne!(other.write_factor, draws.write_factor);
+        // Not one value for all.
+        assert!(draws
+            .state_records
+            .iter()
+            .any(|&r| r != draws.state_records[0]));
+        let alone = small("[perturb]\nstate_records = 0.2\n").task_draws(7);
+        assert_eq!(alone.state_records, draws.state_records);
+        assert_eq!(alone.write_factor, vec![1.0; 7]);
+        // The first draw by hand: the state stream's first u64 of seed 7.
+        let mut rng = stream(7, STATE_STREAM);
+        let u = symmetric(&mut rng);
+        assert_eq!(
+            draws.state_records[0],
+            (1000.0 * (1.0 + 0.2 * u)).round() as u64
+        );
+    }
+
+    /// ±30 s on events at 10m, 20m, 20m and 59m50s of a 1 h run: each moves
+    /// by at most 30 s, the last stays within the hour, the crash and
+    /// restart at 20m keep their order, and the result is a fixed point.
+    #[test]
+    fn event_times_move_within_bounds_in_order() {
+        let s = small("[perturb]\nevent_time = \"30s\"\n");
+        let mut moved = 0;
+        for seed in 0..200 {
+            let p = s.perturbed(seed).unwrap();
+            assert_eq!(p, s.perturbed(seed).unwrap());
+            assert_eq!(p.perturb.as_ref().unwrap().event_time_ms, 0);
+            assert_eq!(p.perturbed(seed + 1).unwrap(), p);
+            for (a, b) in s.events.iter().zip(&p.events) {
+                assert_eq!(a.kind, b.kind);
+                assert!(
+                    a.at_ms.abs_diff(b.at_ms) <= 30_000,
+                    "seed {seed}: {} → {}",
+                    a.at_ms,
+                    b.at_ms
+                );
+                assert!(b.at_ms <= 3_600_000);
+                moved += usize::from(a.at_ms != b.at_ms);
+            }
+            assert!(
+                p.events[1].at_ms <= p.events[2].at_ms,
+                "seed {seed}: crash after restart"
+            );
+            assert!(p.events.windows(2).all(|w| w[0].at_ms <= w[1].at_ms));
+        }
+        assert!(moved > 700, "{moved} of 800 events moved");
+        assert_ne!(
+            s.perturbed(1).unwrap().events,
+            s.perturbed(2).unwrap().events
+        );
+    }
+
+    /// A rack outage from 10m for 10m restarts r1's client at 20m; a crash
+    /// of that client at 20m5s needs it live. Shifts of up to 1 min move
+    /// the restart past the crash for some seeds: those are refused naming
+    /// `perturb.event_time` and the seed.
+    #[test]
+    fn a_seed_that_breaks_the_membership_is_refused() {
+        let s = Scenario::from_toml(
+            "name = \"p\"\nseed = 1\nduration = \"1h\"\n\
+             [cluster]\nclients = 2\nracks = [\"r1\", \"r2\"]\nrestore_rate = 100\n\
+             [[subtopologies]]\npartitions = 2\n\
+             [[events]]\nat = \"10m\"\nkind = \"rack_outage\"\nrack = \"r1\"\nduration = \"10m\"\n\
+             [[events]]\nat = \"20m5s\"\nkind = \"crash\"\nclient = \"c0\"\n\
+             [perturb]\nevent_time = \"1m\"\n",
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        let mut refused = 0;
+        for seed in 0..50 {
+            match s.perturbed(seed) {
+                Ok(p) => assert!(p.events[0].at_ms + 600_000 <= p.events[1].at_ms),
+                Err(e) => {
+                    refused += 1;
+                    assert_eq!(e.path, "perturb.event_time");
+                    assert!(e.message.contains(&format!("seed {seed}")), "{e}");
+                    assert!(e.message.contains("events[1].client"), "{e}");
+                    assert!(!e.to_string().contains('\n'));
+                }
+            }
+        }
+        assert!(refused > 0 && refused < 50, "{refused}");
+    }
+
     #[test]
     fn unit_factor_keeps_the_rate() {
         assert_eq!(write_rate(200, 1.0), 200);

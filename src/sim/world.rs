@@ -472,3 +472,96 @@ impl World {
         self.set_state(t, state, now)
     }
 }
+
+#[cfg(test)]
+mod scenario_tests {
+    use super::*;
+
+    /// Five clients, racks r1..r3 with replication factor 2, zones z1 and z2,
+    /// stated resources; subtopology 0 stateful (2 tasks), 1 stateless (2).
+    #[test]
+    fn the_leader_sees_tags_replica_racks_and_resources() {
+        let s = Scenario::from_toml(
+            "name = \"w\"\nseed = 1\nduration = \"1h\"\n\
+             [cluster]\nclients = 5\nracks = [\"r1\", \"r2\", \"r3\"]\nreplication_factor = 2\n\
+             tags = { zone = [\"z1\", \"z2\"], cell = [\"a\"] }\n\
+             restore_rate = 100\ncpu = 4\nram_mb = 8192\n\
+             [[subtopologies]]\npartitions = 2\nstateful = true\nstate_records = 10\ncpu = 0.5\nram_mb = 1024\n\
+             [[subtopologies]]\npartitions = 2\n",
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        let world = World::new(&s, 1).unwrap();
+        let state = world.cluster_state(&s).unwrap();
+        let set = |racks: &[&str]| -> BTreeSet<String> {
+            racks.iter().map(|r| (*r).to_string()).collect()
+        };
+        let tasks = state.tasks();
+        // Task n (id order 0_0, 0_1, 1_0, 1_1) on racks n and n + 1 (mod 3).
+        let want = [["r1", "r2"], ["r2", "r3"], ["r3", "r1"], ["r1", "r2"]];
+        for (n, task) in tasks.iter().enumerate() {
+            assert_eq!(task.racks, set(&want[n]), "{}", task.id);
+            let changelog = if task.stateful {
+                set(&want[n])
+            } else {
+                BTreeSet::new()
+            };
+            assert_eq!(task.changelog_racks, changelog, "{}", task.id);
+        }
+        assert_eq!(world.tasks[2].changelog_rack.as_deref(), Some("r3"));
+        assert_eq!((tasks[0].cpu, tasks[0].ram_mb), (Some(0.5), Some(1024)));
+        assert_eq!((tasks[3].cpu, tasks[3].ram_mb), (None, None));
+        let zones: Vec<&str> = state
+            .clients()
+            .iter()
+            .map(|c| c.tags["zone"].as_str())
+            .collect();
+        assert_eq!(zones, ["z1", "z2", "z1", "z2", "z1"]);
+        let racks: Vec<&str> = state
+            .clients()
+            .iter()
+            .map(|c| c.rack.as_deref().unwrap())
+            .collect();
+        assert_eq!(racks, ["r1", "r2", "r3", "r1", "r2"]);
+        for c in state.clients() {
+            assert_eq!(c.tags["cell"], "a");
+            assert_eq!((c.cpu, c.ram_mb), (Some(4.0), Some(8192)));
+        }
+    }
+
+    /// Without `[perturb]` every task starts with its subtopology's records
+    /// and rate whatever the seed; with it, seeds differ.
+    #[test]
+    fn the_seed_varies_tasks_only_when_asked() {
+        let text = "name = \"w\"\nseed = 1\nduration = \"1h\"\n\
+             [cluster]\nclients = 2\nrestore_rate = 100\n\
+             [[subtopologies]]\npartitions = 6\nstateful = true\nstate_records = 1000\nwrite_rate = 100\n";
+        let plain = Scenario::from_toml(text).unwrap();
+        let perturbed = Scenario::from_toml(&format!(
+            "{text}[perturb]\nstate_records = 0.5\nwrite_rate = 0.5\n"
+        ))
+        .unwrap();
+        let ends = |s: &Scenario, seed: u64| -> Vec<(u64, u64)> {
+            World::new(s, seed)
+                .unwrap()
+                .tasks
+                .iter()
+                .map(|t| (t.end.floor_records().get(), t.write_rate.get()))
+                .collect()
+        };
+        assert_eq!(ends(&plain, 1), vec![(1000, 100); 6]);
+        assert_eq!(ends(&plain, 2), ends(&plain, 1));
+        let (one, two) = (ends(&perturbed, 1), ends(&perturbed, 2));
+        assert_ne!(one, two);
+        for (records, rate) in one.into_iter().chain(two) {
+            assert!((500..=1500).contains(&records) && (50..=150).contains(&rate));
+        }
+        // A write spike keeps each task's factor.
+        let mut world = World::new(&perturbed, 1).unwrap();
+        let factor = world.tasks[0].write_factor;
+        world.tasks[0].set_write_rate(1000);
+        assert_eq!(
+            world.tasks[0].write_rate.get(),
+            (1000.0 * factor).round() as u64
+        );
+    }
+}
