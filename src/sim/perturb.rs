@@ -283,9 +283,10 @@ mod tests {
         // The first draw by hand: the state stream's first u64 of seed 7.
         let mut rng = stream(7, STATE_STREAM);
         let u = symmetric(&mut rng);
-        assert_eq!(
-            draws.state_records[0],
-            (1000.0 * (1.0 + 0.2 * u)).round() as u64
+        let want = 1000.0 * (1.0 + 0.2 * u);
+        assert!(
+            (draws.state_records[0] as f64 - want).abs() <= 0.5,
+            "{want}"
         );
     }
 

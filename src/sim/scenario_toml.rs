@@ -44,6 +44,7 @@
 //! | `[config]` | table | Kafka's defaults | below |
 //! | `[[events]]` | array of tables | none | below; sorted by `at` when read, equal times keep file order |
 //! | `[churn]` | table | no churn | below |
+//! | `[perturb]` | table | no perturbation | below |
 //!
 //! `[cluster]`:
 //!
@@ -58,6 +59,10 @@
 //! | `state_cleanup_delay` | duration | `"10m"` (Kafka's `state.cleanup.delay.ms`) | |
 //! | `protocol` | string | `"cooperative"` | `"cooperative"` or `"eager"` |
 //! | `scale_down_timeout` | duration | none: wait as long as it takes | how long a leaving client waits for learners to take its tasks over (`kip441-learner` only; other strategies leave at once) |
+//! | `tags` | table of arrays of strings | `{}` | at most 5 keys of 1 to 20 characters, each a non-empty array of values of 1 to 30 characters (repeats allowed), dealt round-robin like `racks` |
+//! | `replication_factor` | integer | `1` | at least 1, at most the number of `racks` when above 1: replicas of each task's partitions on consecutive racks |
+//! | `cpu` | number | not stated | greater than 0, at most 10⁶: cores per client (heron strategies) |
+//! | `ram_mb` | integer | not stated | 1 to 2³⁰: MiB per client (heron strategies) |
 //!
 //! `[[subtopologies]]` (subtopology `i` is the `i`-th entry):
 //!
@@ -67,6 +72,8 @@
 //! | `stateful` | boolean | `false` | |
 //! | `state_records` | integer | `0` | at least 0; stateful subtopologies only |
 //! | `write_rate` | integer | `0` | at least 0 records/s per task; stateful subtopologies only |
+//! | `cpu` | number | not stated | greater than 0, at most 10⁶: cores per task (heron strategies) |
+//! | `ram_mb` | integer | not stated | 1 to 2³⁰: MiB per task (heron strategies) |
 //!
 //! `[config]` ([`AssignmentConfig`], Kafka's names and defaults):
 //!
@@ -105,6 +112,14 @@
 //! | `until` | duration | `duration` | at most `duration` |
 //! | `lose_state_probability` | number | `0.5` | between 0 and 1 |
 //!
+//! `[perturb]` ([`PerturbSpec`], drawn by [`Scenario::perturbed`]):
+//!
+//! | key | type | default | checks |
+//! |---|---|---|---|
+//! | `state_records` | number | `0` | between 0 and 1: each task's initial changelog within ± this fraction |
+//! | `write_rate` | number | `0` | between 0 and 1: each task's write rates within ± this fraction |
+//! | `event_time` | duration | `0` | each scripted event within ± this, inside the run, in scripted order |
+//!
 //! # Membership check
 //!
 //! The scripted events are replayed in time order against the clients'
@@ -141,6 +156,9 @@
 //! | `state_records` per task | 10¹² |
 //! | `write_rate` per task | 10⁶ records/s |
 //! | `cluster.restore_rate` | 10⁹ records/s |
+//! | `cpu` of a task or a client | 10⁶ cores |
+//! | `ram_mb` of a task or a client | 2³⁰ MiB |
+//! | `state_records` and write rates × (1 + the `[perturb]` fraction) | the limits above |
 
 use std::collections::BTreeMap;
 use std::fmt;

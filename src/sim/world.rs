@@ -559,9 +559,10 @@ mod scenario_tests {
         let mut world = World::new(&perturbed, 1).unwrap();
         let factor = world.tasks[0].write_factor;
         world.tasks[0].set_write_rate(1000);
-        assert_eq!(
-            world.tasks[0].write_rate.get(),
-            (1000.0 * factor).round() as u64
+        let got = world.tasks[0].write_rate.get() as f64;
+        assert!(
+            (got - 1000.0 * factor).abs() <= 0.5,
+            "{got} for factor {factor}"
         );
     }
 }
