@@ -128,13 +128,19 @@ impl Scenario {
         draws
     }
 
-    /// The scenario seed `seed` meets: each scripted event's time shifted
-    /// by its `perturb.event_time` draw (module doc), in the scripted order,
-    /// checked again by [`Scenario::check`]. The result's `event_time` is 0
-    /// (its events are drawn already), so perturbing it again changes
-    /// nothing more; its per-task values are drawn by
-    /// [`Scenario::task_draws`] from the same seed. Without `[perturb]` or
-    /// with a zero `event_time` the result equals `self`.
+    /// The scenario seed `seed` meets: each scripted event moves by a whole
+    /// number of milliseconds drawn uniformly in `[−event_time,
+    /// +event_time]` ([`PerturbSpec::event_time_ms`](super::PerturbSpec::event_time_ms)), clamped to `[0,
+    /// duration]` and never before the event scripted before it (time
+    /// order, equal times in list order), and the result is checked again by
+    /// [`Scenario::check`]. The draws come from their own ChaCha8 stream of
+    /// `seed`, apart from the churn's, so every strategy run with `seed`
+    /// meets the same events. The result's `event_time` is 0 (its events are
+    /// drawn already), so perturbing it again changes nothing more; the
+    /// per-task `state_records` and `write_rate` draws are made when the run
+    /// builds its cluster, from the same seed on streams of their own.
+    /// Without `[perturb]` or with a zero `event_time` the result equals
+    /// `self`.
     ///
     /// # Errors
     ///
