@@ -68,7 +68,12 @@ pub(crate) fn run(args: &SimulateArgs) -> Result<(), Failure> {
         ("summary.json", outputs::summary_json(&info, &results)),
         ("timeseries.csv", outputs::timeseries_csv(&results)),
     ];
-    let plots = plot::plots(&plot::Context::of(&scenario, seed), &results)
+    // The runs met the seed's perturbed event times (they passed this
+    // check, or the runs stopped above); the markers show those.
+    let shown = scenario
+        .perturbed(seed)
+        .unwrap_or_else(|_| scenario.clone());
+    let plots = plot::plots(&plot::Context::of(&shown, seed), &results)
         .map_err(|e| Failure::Output(e.to_string()))?;
     files.extend(plots.into_iter().map(|p| (p.file_name, p.svg)));
     write_outputs(&out, &files)?;

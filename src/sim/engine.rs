@@ -209,7 +209,12 @@ pub(crate) fn run_unchecked(
     assignor: &dyn Assignor,
     seed: u64,
 ) -> Result<RunResult, SimError> {
-    let world = World::new(scenario)
+    // The seed's perturbation (`[perturb]`), the same for every strategy.
+    let perturbed = scenario
+        .perturbed(seed)
+        .map_err(|e| stopped_at_start(assignor, seed, SimProblem::Invalid(e)))?;
+    let scenario = &perturbed;
+    let world = World::new(scenario, seed)
         .map_err(|o| stopped_at_start(assignor, seed, SimProblem::Overflow(o)))?;
     let mut run = Run {
         scenario,
@@ -517,7 +522,7 @@ impl Run<'_> {
                         && task.id.subtopology == *subtopology
                         && partition.is_none_or(|p| p == task.id.partition)
                     {
-                        task.write_rate = Rate::new(*write_rate);
+                        task.set_write_rate(*write_rate);
                     }
                 }
                 false

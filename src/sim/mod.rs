@@ -11,6 +11,7 @@ pub mod dispersion;
 mod duration;
 mod engine;
 pub mod overrides;
+mod perturb;
 mod physics;
 pub mod report;
 mod result;
@@ -28,7 +29,8 @@ pub use duration::{format_duration, parse_duration, DurationError};
 pub use engine::run;
 pub use result::{Outcome, RunMetrics, RunResult, Sample, SimError, SimProblem};
 pub use scenario::{
-    ChurnKind, ChurnSpec, ClusterSpec, Event, EventKind, Protocol, Scenario, SubtopologySpec,
+    ChurnKind, ChurnSpec, ClusterSpec, Event, EventKind, PerturbSpec, Protocol, Scenario,
+    SubtopologySpec,
 };
 pub use scenario_toml::scenario_hash;
 pub use units::{MilliRecords, Millis, Overflow, Rate, Records, SimTime};

@@ -34,11 +34,16 @@
 //! | `state_records` per task | [`MAX_STATE_RECORDS`] = 10¹² | changelogs are counted in milli-records in `u64`: 10¹² records plus 10 years of writes at the highest rate stay below 2⁶⁴ milli-records |
 //! | `write_rate` per task (subtopologies and `write_spike`) | [`MAX_WRITE_RATE`] = 10⁶ records/s | above one Kafka partition's write throughput |
 //! | `cluster.restore_rate` per client, `cluster.restore_bandwidth` | [`MAX_RESTORE_RATE`] = 10⁹ records/s | |
+//! | `cpu` of a task or a client | [`MAX_CPU`] = 10⁶ cores | far above any machine; sums over 100,000 tasks stay exact to a millionth of a core in `f64` |
+//! | `ram_mb` of a task or a client | [`MAX_RAM_MB`] = 2³⁰ MiB (1 PiB) | far above any machine |
+//! | `state_records` and write rates after `[perturb]` | the limits above, at the top of the drawn range (`× (1 + fraction)`) | a drawn value never passes a limit the scenario would be refused for |
 
 use std::collections::BTreeMap;
 
 use super::duration::format_duration;
-use crate::model::{quote, AssignmentConfig, InputError};
+use crate::model::{
+    key_path, quote, AssignmentConfig, InputError, MAX_TAG_KEYS, MAX_TAG_KEY_LEN, MAX_TAG_VALUE_LEN,
+};
 
 /// The longest duration any key of a scenario may give: 3650 days.
 pub const MAX_DURATION_MS: u64 = 3_650 * 86_400_000;
@@ -64,6 +69,10 @@ pub const MAX_STATE_RECORDS: u64 = 1_000_000_000_000;
 pub const MAX_WRITE_RATE: u64 = 1_000_000;
 /// The highest restore rate of a client, records per second.
 pub const MAX_RESTORE_RATE: u64 = 1_000_000_000;
+/// The most CPU cores a task needs or a client offers.
+pub const MAX_CPU: f64 = 1_000_000.0;
+/// The most MiB of RAM a task needs or a client offers (1 PiB).
+pub const MAX_RAM_MB: u64 = 1 << 30;
 
 /// A whole scenario: the cluster, its workload, the assignment settings, the
 /// scripted events and random churn. Every duration is in milliseconds.
@@ -96,6 +105,29 @@ pub struct Scenario {
     pub events: Vec<Event>,
     /// Random churn drawn from the seed.
     pub churn: Option<ChurnSpec>,
+    /// Seeded variation of task sizes, write rates and event times
+    /// ([`Scenario::perturbed`]); `None` varies nothing.
+    pub perturb: Option<PerturbSpec>,
+}
+
+/// How much a seed varies a scripted scenario (`[perturb]`): each bound is
+/// the half-width of a uniform draw around the scenario's value, so that
+/// seeds give a distribution. Zero varies nothing.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PerturbSpec {
+    /// Each stateful task's initial changelog is `state_records × (1 + u)`,
+    /// `u` uniform in `[−state_records, +state_records]` (a fraction, 0 to 1),
+    /// rounded to whole records.
+    pub state_records: f64,
+    /// Each stateful task's write rate (its subtopology's and every
+    /// `write_spike`'s) is multiplied by its own `1 + u`, `u` uniform in
+    /// `[−write_rate, +write_rate]` (a fraction, 0 to 1), rounded to whole
+    /// records per second.
+    pub write_rate: f64,
+    /// Each scripted event's time moves by a whole number of milliseconds
+    /// uniform in `[−event_time, +event_time]`, clamped inside the run and
+    /// never before an event scripted earlier.
+    pub event_time_ms: u64,
 }
 
 /// The cluster at time 0 and how it behaves.
@@ -107,6 +139,19 @@ pub struct ClusterSpec {
     pub threads: u32,
     /// Racks dealt round-robin to clients in order of creation (may be empty).
     pub racks: Vec<String>,
+    /// Client tags (KIP-708): for each key, values dealt round-robin to
+    /// clients in order of creation, like `racks` (client `cK` has
+    /// `values[K mod len]` for every key; a value may repeat, so
+    /// `["z1", "z1", "z2", "z2"]` puts clients in pairs); at most 5 keys.
+    pub tags: BTreeMap<String, Vec<String>>,
+    /// Replicas of each input and changelog partition, on this many
+    /// consecutive racks (leader first); at most the number of racks.
+    pub replication_factor: u32,
+    /// CPU cores each client offers (read by the heron strategies); `None`:
+    /// not stated.
+    pub cpu: Option<f64>,
+    /// MiB of RAM each client offers (heron strategies); `None`: not stated.
+    pub ram_mb: Option<u64>,
     /// Records per second one client restores, shared by its restoring replicas.
     pub restore_rate: u64,
     /// How long the group takes to notice a crashed client.
@@ -149,6 +194,11 @@ pub struct SubtopologySpec {
     pub state_records: u64,
     /// Records per second each task appends to its changelog while its active runs.
     pub write_rate: u64,
+    /// CPU cores each task needs (read by the heron strategies); `None`:
+    /// not stated.
+    pub cpu: Option<f64>,
+    /// MiB of RAM each task needs (heron strategies); `None`: not stated.
+    pub ram_mb: Option<u64>,
 }
 
 /// A scripted event.
@@ -309,7 +359,10 @@ impl Scenario {
         self.check_durations()?;
         self.check_time()?;
         self.check_sizes()?;
+        self.check_resources()?;
+        self.check_cluster_tags()?;
         self.check_events()?;
+        self.check_perturb()?;
         self.check_churn()?;
         let scripted_clients = self.check_membership()?;
         self.check_clients(scripted_clients)
@@ -355,6 +408,9 @@ impl Scenario {
         if let Some(churn) = &self.churn {
             durations.push(("churn.from".to_string(), churn.from_ms));
             durations.push(("churn.until".to_string(), churn.until_ms));
+        }
+        if let Some(perturb) = &self.perturb {
+            durations.push(("perturb.event_time".to_string(), perturb.event_time_ms));
         }
         durations
             .iter()
@@ -556,6 +612,159 @@ impl Scenario {
                     )?;
                 }
                 _ => {}
+            }
+        }
+        Ok(())
+    }
+
+    /// Stated CPU and RAM: positive and within [`MAX_CPU`], [`MAX_RAM_MB`].
+    fn check_resources(&self) -> Checked {
+        let mut stated = vec![("cluster".to_string(), self.cluster.cpu, self.cluster.ram_mb)];
+        for (i, s) in self.subtopologies.iter().enumerate() {
+            stated.push((format!("subtopologies[{i}]"), s.cpu, s.ram_mb));
+        }
+        for (at, cpu, ram_mb) in stated {
+            if let Some(cpu) = cpu {
+                if !(cpu.is_finite() && cpu > 0.0) {
+                    return fail(
+                        format!("{at}.cpu"),
+                        format!("must be positive, got {cpu:?}"),
+                    );
+                }
+                if cpu > MAX_CPU {
+                    return fail(
+                        format!("{at}.cpu"),
+                        format!("must be at most {MAX_CPU:?} (the limit on cpu), got {cpu:?}"),
+                    );
+                }
+            }
+            if let Some(ram) = ram_mb {
+                if ram == 0 {
+                    return fail(
+                        format!("{at}.ram_mb"),
+                        "must be at least 1, got 0".to_string(),
+                    );
+                }
+                at_most(&format!("{at}.ram_mb"), ram, MAX_RAM_MB, "ram_mb")?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Tags as Kafka allows them (KIP-708) and the replication factor
+    /// against the racks.
+    fn check_cluster_tags(&self) -> Checked {
+        let c = &self.cluster;
+        if c.tags.len() > MAX_TAG_KEYS {
+            return fail(
+                "cluster.tags",
+                format!(
+                    "must have at most {MAX_TAG_KEYS} keys, got {}: {}",
+                    c.tags.len(),
+                    c.tags
+                        .keys()
+                        .map(|k| quote(k))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            );
+        }
+        for (key, values) in &c.tags {
+            let at = key_path("cluster.tags", key);
+            if key.is_empty() || key.chars().count() > MAX_TAG_KEY_LEN {
+                return fail(
+                    "cluster.tags",
+                    format!(
+                        "keys must have 1 to {MAX_TAG_KEY_LEN} characters, got {}",
+                        quote(key)
+                    ),
+                );
+            }
+            if values.is_empty() {
+                return fail(at, "must list at least one value, got []".to_string());
+            }
+            for (i, v) in values.iter().enumerate() {
+                if v.is_empty() || v.chars().count() > MAX_TAG_VALUE_LEN {
+                    return fail(
+                        format!("{at}[{i}]"),
+                        format!(
+                            "must have 1 to {MAX_TAG_VALUE_LEN} characters, got {}",
+                            quote(v)
+                        ),
+                    );
+                }
+            }
+        }
+        let rf = c.replication_factor;
+        if rf == 0 {
+            return fail(
+                "cluster.replication_factor",
+                "must be at least 1, got 0".to_string(),
+            );
+        }
+        if rf > 1 && rf as usize > c.racks.len() {
+            return fail(
+                "cluster.replication_factor",
+                format!(
+                    "must be at most the number of cluster.racks ({}): replicas sit on distinct racks, got {rf}",
+                    c.racks.len()
+                ),
+            );
+        }
+        Ok(())
+    }
+
+    /// The perturbation's fractions, and the largest values it may draw
+    /// against the limits on state and write rates.
+    fn check_perturb(&self) -> Checked {
+        let Some(p) = &self.perturb else {
+            return Ok(());
+        };
+        for (key, x) in [
+            ("state_records", p.state_records),
+            ("write_rate", p.write_rate),
+        ] {
+            if !(0.0..=1.0).contains(&x) {
+                return fail(
+                    format!("perturb.{key}"),
+                    format!("must be a fraction between 0 and 1, got {x:?}"),
+                );
+            }
+        }
+        let top = |value: u64, x: f64| (value as f64 * (1.0 + x)).round();
+        for (i, s) in self.subtopologies.iter().enumerate() {
+            let drawn = top(s.state_records, p.state_records);
+            if drawn > MAX_STATE_RECORDS as f64 {
+                return fail(
+                    "perturb.state_records",
+                    format!(
+                        "must keep subtopologies[{i}].state_records = {} at most {MAX_STATE_RECORDS} (the limit on state_records) when drawn, got {:?}: up to {drawn:.0}",
+                        s.state_records, p.state_records
+                    ),
+                );
+            }
+        }
+        let mut rates: Vec<(String, u64)> = self
+            .subtopologies
+            .iter()
+            .enumerate()
+            .map(|(i, s)| (format!("subtopologies[{i}].write_rate"), s.write_rate))
+            .collect();
+        for (i, e) in self.events.iter().enumerate() {
+            if let EventKind::WriteSpike { write_rate, .. } = e.kind {
+                rates.push((format!("events[{i}].write_rate"), write_rate));
+            }
+        }
+        for (key, rate) in rates {
+            let drawn = top(rate, p.write_rate);
+            if drawn > MAX_WRITE_RATE as f64 {
+                return fail(
+                    "perturb.write_rate",
+                    format!(
+                        "must keep {key} = {rate} at most {MAX_WRITE_RATE} (the limit on write rates) when drawn, got {:?}: up to {drawn:.0}",
+                        p.write_rate
+                    ),
+                );
             }
         }
         Ok(())

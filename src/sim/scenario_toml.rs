@@ -44,6 +44,7 @@
 //! | `[config]` | table | Kafka's defaults | below |
 //! | `[[events]]` | array of tables | none | below; sorted by `at` when read, equal times keep file order |
 //! | `[churn]` | table | no churn | below |
+//! | `[perturb]` | table | no perturbation | below |
 //!
 //! `[cluster]`:
 //!
@@ -59,6 +60,10 @@
 //! | `state_cleanup_delay` | duration | `"10m"` (Kafka's `state.cleanup.delay.ms`) | |
 //! | `protocol` | string | `"cooperative"` | `"cooperative"` or `"eager"` |
 //! | `scale_down_timeout` | duration | none: wait as long as it takes | how long a leaving client waits for learners to take its tasks over (`kip441-learner` only; other strategies leave at once) |
+//! | `tags` | table of arrays of strings | `{}` | at most 5 keys of 1 to 20 characters, each a non-empty array of values of 1 to 30 characters (repeats allowed), dealt round-robin like `racks` |
+//! | `replication_factor` | integer | `1` | at least 1, at most the number of `racks` when above 1: replicas of each task's partitions on consecutive racks |
+//! | `cpu` | number | not stated | greater than 0, at most 10⁶: cores per client (heron strategies) |
+//! | `ram_mb` | integer | not stated | 1 to 2³⁰: MiB per client (heron strategies) |
 //!
 //! `[[subtopologies]]` (subtopology `i` is the `i`-th entry):
 //!
@@ -68,6 +73,8 @@
 //! | `stateful` | boolean | `false` | |
 //! | `state_records` | integer | `0` | at least 0; stateful subtopologies only |
 //! | `write_rate` | integer | `0` | at least 0 records/s per task; stateful subtopologies only |
+//! | `cpu` | number | not stated | greater than 0, at most 10⁶: cores per task (heron strategies) |
+//! | `ram_mb` | integer | not stated | 1 to 2³⁰: MiB per task (heron strategies) |
 //!
 //! `[config]` ([`AssignmentConfig`], Kafka's names and defaults):
 //!
@@ -106,6 +113,14 @@
 //! | `until` | duration | `duration` | at most `duration` |
 //! | `lose_state_probability` | number | `0.5` | between 0 and 1 |
 //!
+//! `[perturb]` ([`PerturbSpec`], drawn by [`Scenario::perturbed`]):
+//!
+//! | key | type | default | checks |
+//! |---|---|---|---|
+//! | `state_records` | number | `0` | between 0 and 1: each task's initial changelog within ± this fraction |
+//! | `write_rate` | number | `0` | between 0 and 1: each task's write rates within ± this fraction |
+//! | `event_time` | duration | `0` | each scripted event within ± this, inside the run, in scripted order |
+//!
 //! # Membership check
 //!
 //! The scripted events are replayed in time order against the clients'
@@ -142,7 +157,11 @@
 //! | `state_records` per task | 10¹² |
 //! | `write_rate` per task | 10⁶ records/s |
 //! | `cluster.restore_rate`, `cluster.restore_bandwidth` | 10⁹ records/s |
+//! | `cpu` of a task or a client | 10⁶ cores |
+//! | `ram_mb` of a task or a client | 2³⁰ MiB |
+//! | `state_records` and write rates × (1 + the `[perturb]` fraction) | the limits above |
 
+use std::collections::BTreeMap;
 use std::fmt;
 use std::marker::PhantomData;
 
@@ -151,8 +170,10 @@ use serde::Deserialize;
 use serde_path_to_error::Segment;
 
 use super::duration::Duration;
+use super::scenario::{MAX_CPU, MAX_RAM_MB};
 use super::{
-    ChurnKind, ChurnSpec, ClusterSpec, Event, EventKind, Protocol, Scenario, SubtopologySpec,
+    ChurnKind, ChurnSpec, ClusterSpec, Event, EventKind, PerturbSpec, Protocol, Scenario,
+    SubtopologySpec,
 };
 use crate::assignor;
 use crate::model::{
@@ -382,6 +403,8 @@ type Count = Int<1, { u32::MAX as u64 }>;
 type U32 = Int<0, { u32::MAX as u64 }>;
 /// Any non-negative integer.
 type U64 = Int<0, { u64::MAX }>;
+/// MiB of RAM: at least 1, at most [`MAX_RAM_MB`].
+type RamMb = Int<1, MAX_RAM_MB>;
 
 impl<const MIN: u64, const MAX: u64> Int<MIN, MAX> {
     /// The value as `u32`; only for types whose `MAX` fits (`Count`, `U32`).
@@ -578,6 +601,7 @@ struct ScenarioDoc {
     config: Option<ConfigDoc>,
     events: Option<Vec<EventDoc>>,
     churn: Option<ChurnDoc>,
+    perturb: Option<PerturbDoc>,
 }
 
 #[derive(Deserialize)]
@@ -593,6 +617,10 @@ struct ClusterDoc {
     protocol: Option<Choice<Protocol>>,
     scale_down_timeout: Option<Duration>,
     restore_bandwidth: Option<Int<1, { u64::MAX }>>,
+    tags: Option<BTreeMap<String, Vec<String>>>,
+    replication_factor: Option<Count>,
+    cpu: Option<Number>,
+    ram_mb: Option<RamMb>,
 }
 
 #[derive(Deserialize)]
@@ -602,6 +630,17 @@ struct SubtopologyDoc {
     stateful: Option<bool>,
     state_records: Option<U64>,
     write_rate: Option<U64>,
+    cpu: Option<Number>,
+    ram_mb: Option<RamMb>,
+}
+
+/// `[perturb]`: fractions and a duration.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PerturbDoc {
+    state_records: Option<Number>,
+    write_rate: Option<Number>,
+    event_time: Option<Duration>,
 }
 
 /// `[config]`, Kafka's names, durations in the scenario's form.
@@ -723,6 +762,7 @@ impl ScenarioDoc {
                 .churn
                 .map(|c| c.into_churn(self.duration.ms()))
                 .transpose()?,
+            perturb: self.perturb.map(PerturbDoc::into_perturb).transpose()?,
         })
     }
 }
@@ -798,6 +838,10 @@ impl ClusterDoc {
             protocol: self.protocol.map_or(Protocol::Cooperative, |c| c.0),
             scale_down_timeout_ms: self.scale_down_timeout.map(Duration::ms),
             restore_bandwidth: self.restore_bandwidth.map(|b| b.0),
+            tags: self.tags.unwrap_or_default(),
+            replication_factor: self.replication_factor.map_or(1, Int::small),
+            cpu: self.cpu.map(|n| positive("cluster.cpu", &n)).transpose()?,
+            ram_mb: self.ram_mb.map(|n| n.0),
         })
     }
 }
@@ -831,6 +875,11 @@ fn subtopologies(docs: Vec<SubtopologyDoc>) -> Read<Vec<SubtopologySpec>> {
                 stateful,
                 state_records: s.state_records.map_or(0, |n| n.0),
                 write_rate: s.write_rate.map_or(0, |n| n.0),
+                cpu: s
+                    .cpu
+                    .map(|n| positive(&format!("subtopologies[{i}].cpu"), &n))
+                    .transpose()?,
+                ram_mb: s.ram_mb.map(|n| n.0),
             })
         })
         .collect()
@@ -943,6 +992,43 @@ impl EventDoc {
         Ok(Event {
             at_ms: self.at.ms(),
             kind,
+        })
+    }
+}
+
+/// A number that must be greater than 0, with the value as written.
+fn positive(path: &str, n: &Number) -> Read<f64> {
+    if n.value <= 0.0 {
+        return fail(path, format!("must be positive, got {}", n.shown));
+    }
+    if n.value > MAX_CPU {
+        return fail(
+            path,
+            format!(
+                "must be at most {MAX_CPU:?} (the limit on cpu), got {}",
+                n.shown
+            ),
+        );
+    }
+    Ok(n.value)
+}
+
+impl PerturbDoc {
+    fn into_perturb(self) -> Read<PerturbSpec> {
+        let fraction = |key: &str, n: Option<Number>| -> Read<f64> {
+            match n {
+                None => Ok(0.0),
+                Some(n) if (0.0..=1.0).contains(&n.value) => Ok(n.value),
+                Some(n) => fail(
+                    format!("perturb.{key}"),
+                    format!("must be a fraction between 0 and 1, got {}", n.shown),
+                ),
+            }
+        };
+        Ok(PerturbSpec {
+            state_records: fraction("state_records", self.state_records)?,
+            write_rate: fraction("write_rate", self.write_rate)?,
+            event_time_ms: self.event_time.map_or(0, Duration::ms),
         })
     }
 }

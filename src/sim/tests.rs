@@ -24,11 +24,16 @@ fn scenario(clients: u32, subs: Vec<SubtopologySpec>, events: Vec<Event>) -> Sce
             protocol: Protocol::Cooperative,
             scale_down_timeout_ms: None,
             restore_bandwidth: None,
+            tags: Default::default(),
+            replication_factor: 1,
+            cpu: None,
+            ram_mb: None,
         },
         subtopologies: subs,
         config: AssignmentConfig::default(),
         events,
         churn: None,
+        perturb: None,
     }
 }
 
@@ -38,6 +43,8 @@ fn stateful(partitions: u32, records: u64, write_rate: u64) -> SubtopologySpec {
         stateful: true,
         state_records: records,
         write_rate,
+        cpu: None,
+        ram_mb: None,
     }
 }
 
@@ -306,6 +313,8 @@ fn samples_average_their_interval() {
             stateful: false,
             state_records: 0,
             write_rate: 0,
+            cpu: None,
+            ram_mb: None,
         }],
         vec![Event {
             at_ms: 60_000,
@@ -487,6 +496,8 @@ fn an_overflow_stops_the_run_naming_the_quantity() {
             stateful: false,
             state_records: 0,
             write_rate: 0,
+            cpu: None,
+            ram_mb: None,
         }],
         vec![Event {
             at_ms: 1,
@@ -627,7 +638,7 @@ fn every_store_on_disk_but_the_actives_is_a_previous_standby() {
     use crate::model::TaskId;
     use std::collections::BTreeSet;
     let s = scenario(1, vec![stateful(3, 1_000, 0)], vec![]);
-    let mut world = World::new(&s).unwrap();
+    let mut world = World::new(&s, s.seed).unwrap();
     let c = &mut world.clients[0];
     for t in 0..3 {
         c.stores.insert(

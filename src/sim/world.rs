@@ -6,6 +6,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use crate::model::{Client, ClusterState, InputError, Lag, Plan, Task, TaskId};
 
+use super::perturb;
 use super::units::{MilliRecords, Millis, Overflow, Rate, Records, SimTime};
 use super::Scenario;
 
@@ -87,8 +88,14 @@ pub(crate) struct TaskSim {
     pub standbys: BTreeSet<usize>,
     /// Clients holding a standby or warm-up of the task.
     pub replicas: BTreeSet<usize>,
-    /// The rack holding the task's changelog, if racks are known.
+    /// The rack of the leader of the task's changelog (and input)
+    /// partitions, if racks are known: `racks[0]`.
     pub changelog_rack: Option<String>,
+    /// The racks holding replicas of the task's input and changelog
+    /// partitions, leader first (`cluster.replication_factor` of them).
+    pub racks: Vec<String>,
+    /// The seed's factor on the task's write rates (`[perturb]`; 1 without).
+    pub write_factor: f64,
 }
 
 impl TaskSim {
@@ -96,6 +103,12 @@ impl TaskSim {
     /// run's duration, which `Scenario::check` bounds far below `u64` ms.
     pub(crate) fn add_down(&mut self, outage: Millis) {
         self.down_ms = self.down_ms.checked_plus(outage).unwrap_or(Millis::MAX);
+    }
+
+    /// Sets the write rate a `write_spike` asks for, in records per second,
+    /// times the task's own factor (`[perturb] write_rate`).
+    pub(crate) fn set_write_rate(&mut self, records_per_s: u64) {
+        self.write_rate = Rate::new(perturb::write_rate(records_per_s, self.write_factor));
     }
 }
 
@@ -114,31 +127,55 @@ pub(crate) struct World {
     pub clients: Vec<ClientSim>,
     pub tasks: Vec<TaskSim>,
     racks: Vec<String>,
+    /// Tag keys and the values dealt round-robin over clients.
+    tags: BTreeMap<String, Vec<String>>,
     threads: u32,
+    cpu: Option<f64>,
+    ram_mb: Option<u64>,
+    /// CPU and RAM each task states, by subtopology.
+    task_resources: Vec<(Option<f64>, Option<u64>)>,
     /// The longest outage closed so far.
     pub max_outage_ms: Millis,
 }
 
 impl World {
-    /// The cluster of `scenario` at time 0: clients `c0…`, tasks with their
-    /// initial changelogs, nothing assigned. A changelog too long to count
+    /// The cluster of `scenario` at time 0 with `seed`'s draws
+    /// ([`Scenario::task_draws`]): clients `c0…`, tasks with their initial
+    /// changelogs and write rates, nothing assigned. With racks, the task of
+    /// index `n` (task-id order) has the replicas of its input and changelog
+    /// partitions on `replication_factor` consecutive racks from
+    /// `racks[n mod len]`, its leader there. A changelog too long to count
     /// in milli-records is an [`Overflow`] naming its `state_records`.
-    pub(crate) fn new(scenario: &Scenario) -> Result<World, Overflow> {
+    pub(crate) fn new(scenario: &Scenario, seed: u64) -> Result<World, Overflow> {
         let racks = scenario.cluster.racks.clone();
+        let draws = scenario.task_draws(seed);
+        let replicas = scenario.cluster.replication_factor.max(1) as usize;
         let mut tasks = Vec::new();
         for (s, sub) in scenario.subtopologies.iter().enumerate() {
             for p in 0..sub.partitions {
-                let changelog_rack =
-                    (!racks.is_empty()).then(|| racks[tasks.len() % racks.len()].clone());
+                let n = tasks.len();
+                let task_racks: Vec<String> = if racks.is_empty() {
+                    Vec::new()
+                } else {
+                    (0..replicas.min(racks.len()))
+                        .map(|k| racks[(n + k) % racks.len()].clone())
+                        .collect()
+                };
+                let records = draws.state_records[n];
                 let end = if sub.stateful {
-                    Records::new(sub.state_records).to_milli().ok_or_else(|| {
+                    Records::new(records).to_milli().ok_or_else(|| {
                         Overflow::of(format!(
-                            "subtopologies[{s}].state_records = {} in milli-records",
-                            sub.state_records
+                            "subtopologies[{s}].state_records = {records} in milli-records"
                         ))
                     })?
                 } else {
                     MilliRecords::ZERO
+                };
+                let write_factor = draws.write_factor[n];
+                let write_rate = if sub.stateful {
+                    perturb::write_rate(sub.write_rate, write_factor)
+                } else {
+                    0
                 };
                 tasks.push(TaskSim {
                     id: TaskId::new(
@@ -147,26 +184,37 @@ impl World {
                     ),
                     stateful: sub.stateful,
                     end,
-                    write_rate: Rate::new(if sub.stateful { sub.write_rate } else { 0 }),
+                    write_rate: Rate::new(write_rate),
                     owner: None,
                     state: ActiveState::Down,
                     outage_since: Some(SimTime::ZERO),
                     down_ms: Millis::ZERO,
                     standbys: BTreeSet::new(),
                     replicas: BTreeSet::new(),
-                    changelog_rack,
+                    changelog_rack: task_racks.first().cloned(),
+                    racks: task_racks,
+                    write_factor,
                 });
             }
         }
         tasks.sort_by_key(|t| t.id);
+        let cluster = &scenario.cluster;
         let mut world = World {
             clients: Vec::new(),
             tasks,
             racks,
-            threads: scenario.cluster.threads,
+            tags: cluster.tags.clone(),
+            threads: cluster.threads,
+            cpu: cluster.cpu,
+            ram_mb: cluster.ram_mb,
+            task_resources: scenario
+                .subtopologies
+                .iter()
+                .map(|s| (s.cpu, s.ram_mb))
+                .collect(),
             max_outage_ms: Millis::ZERO,
         };
-        for _ in 0..scenario.cluster.clients {
+        for _ in 0..cluster.clients {
             world.add_client(SimTime::new(0));
         }
         Ok(world)
@@ -213,13 +261,15 @@ impl World {
                 } else {
                     Task::stateless(t.id)
                 };
-                // One rack holds the task's input and changelog partitions.
-                if let Some(rack) = &t.changelog_rack {
-                    task.racks.insert(rack.clone());
-                    if t.stateful {
-                        task.changelog_racks.insert(rack.clone());
-                    }
+                // The racks of the replicas of its input and changelog
+                // partitions, as KIP-925's assignor reads them.
+                task.racks.extend(t.racks.iter().cloned());
+                if t.stateful {
+                    task.changelog_racks.extend(t.racks.iter().cloned());
                 }
+                let (cpu, ram_mb) = self.task_resources[t.id.subtopology as usize];
+                task.cpu = cpu;
+                task.ram_mb = ram_mb;
                 task
             })
             .collect();
@@ -236,6 +286,13 @@ impl World {
         let mut client = Client::new(sim.name.as_str(), sim.threads);
         client.rack = sim.rack.clone();
         client.host = Some(sim.name.clone());
+        client.cpu = self.cpu;
+        client.ram_mb = self.ram_mb;
+        for (key, values) in &self.tags {
+            client
+                .tags
+                .insert(key.clone(), values[c % values.len()].clone());
+        }
         client.previous_active = sim.actives.iter().map(|&t| self.tasks[t].id).collect();
         // Kafka's leader derives previous standbys from the offset sums a
         // member reports: every task with a store on its disk that it did not
@@ -423,5 +480,99 @@ impl World {
             ActiveState::Restoring
         };
         self.set_state(t, state, now)
+    }
+}
+
+#[cfg(test)]
+mod scenario_tests {
+    use super::*;
+
+    /// Five clients, racks r1..r3 with replication factor 2, zones z1 and z2,
+    /// stated resources; subtopology 0 stateful (2 tasks), 1 stateless (2).
+    #[test]
+    fn the_leader_sees_tags_replica_racks_and_resources() {
+        let s = Scenario::from_toml(
+            "name = \"w\"\nseed = 1\nduration = \"1h\"\n\
+             [cluster]\nclients = 5\nracks = [\"r1\", \"r2\", \"r3\"]\nreplication_factor = 2\n\
+             tags = { zone = [\"z1\", \"z2\"], cell = [\"a\"] }\n\
+             restore_rate = 100\ncpu = 4\nram_mb = 8192\n\
+             [[subtopologies]]\npartitions = 2\nstateful = true\nstate_records = 10\ncpu = 0.5\nram_mb = 1024\n\
+             [[subtopologies]]\npartitions = 2\n",
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        let world = World::new(&s, 1).unwrap();
+        let state = world.cluster_state(&s).unwrap();
+        let set = |racks: &[&str]| -> BTreeSet<String> {
+            racks.iter().map(|r| (*r).to_string()).collect()
+        };
+        let tasks = state.tasks();
+        // Task n (id order 0_0, 0_1, 1_0, 1_1) on racks n and n + 1 (mod 3).
+        let want = [["r1", "r2"], ["r2", "r3"], ["r3", "r1"], ["r1", "r2"]];
+        for (n, task) in tasks.iter().enumerate() {
+            assert_eq!(task.racks, set(&want[n]), "{}", task.id);
+            let changelog = if task.stateful {
+                set(&want[n])
+            } else {
+                BTreeSet::new()
+            };
+            assert_eq!(task.changelog_racks, changelog, "{}", task.id);
+        }
+        assert_eq!(world.tasks[2].changelog_rack.as_deref(), Some("r3"));
+        assert_eq!((tasks[0].cpu, tasks[0].ram_mb), (Some(0.5), Some(1024)));
+        assert_eq!((tasks[3].cpu, tasks[3].ram_mb), (None, None));
+        let zones: Vec<&str> = state
+            .clients()
+            .iter()
+            .map(|c| c.tags["zone"].as_str())
+            .collect();
+        assert_eq!(zones, ["z1", "z2", "z1", "z2", "z1"]);
+        let racks: Vec<&str> = state
+            .clients()
+            .iter()
+            .map(|c| c.rack.as_deref().unwrap())
+            .collect();
+        assert_eq!(racks, ["r1", "r2", "r3", "r1", "r2"]);
+        for c in state.clients() {
+            assert_eq!(c.tags["cell"], "a");
+            assert_eq!((c.cpu, c.ram_mb), (Some(4.0), Some(8192)));
+        }
+    }
+
+    /// Without `[perturb]` every task starts with its subtopology's records
+    /// and rate whatever the seed; with it, seeds differ.
+    #[test]
+    fn the_seed_varies_tasks_only_when_asked() {
+        let text = "name = \"w\"\nseed = 1\nduration = \"1h\"\n\
+             [cluster]\nclients = 2\nrestore_rate = 100\n\
+             [[subtopologies]]\npartitions = 6\nstateful = true\nstate_records = 1000\nwrite_rate = 100\n";
+        let plain = Scenario::from_toml(text).unwrap();
+        let perturbed = Scenario::from_toml(&format!(
+            "{text}[perturb]\nstate_records = 0.5\nwrite_rate = 0.5\n"
+        ))
+        .unwrap();
+        let ends = |s: &Scenario, seed: u64| -> Vec<(u64, u64)> {
+            World::new(s, seed)
+                .unwrap()
+                .tasks
+                .iter()
+                .map(|t| (t.end.floor_records().get(), t.write_rate.get()))
+                .collect()
+        };
+        assert_eq!(ends(&plain, 1), vec![(1000, 100); 6]);
+        assert_eq!(ends(&plain, 2), ends(&plain, 1));
+        let (one, two) = (ends(&perturbed, 1), ends(&perturbed, 2));
+        assert_ne!(one, two);
+        for (records, rate) in one.into_iter().chain(two) {
+            assert!((500..=1500).contains(&records) && (50..=150).contains(&rate));
+        }
+        // A write spike keeps each task's factor.
+        let mut world = World::new(&perturbed, 1).unwrap();
+        let factor = world.tasks[0].write_factor;
+        world.tasks[0].set_write_rate(1000);
+        let got = world.tasks[0].write_rate.get() as f64;
+        assert!(
+            (got - 1000.0 * factor).abs() <= 0.5,
+            "{got} for factor {factor}"
+        );
     }
 }

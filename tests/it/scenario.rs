@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 use smoothscale::sim::{
     format_duration, parse_duration, scenario_hash, scenario_strategies, ChurnKind, ChurnSpec,
-    ClusterSpec, DurationError, Event, EventKind, Protocol, Scenario, SubtopologySpec,
+    ClusterSpec, DurationError, Event, EventKind, PerturbSpec, Protocol, Scenario, SubtopologySpec,
 };
 use smoothscale::{AssignmentConfig, InputError, RackAwareStrategy};
 
@@ -252,6 +252,36 @@ fn bad_scenarios_name_the_key_and_the_value() {
         (&[], "[config]\nrack_aware_assignment_tags = [\"a\", \"b\", \"c\", \"d\", \"e\", \"f\"]\n", "config.rack_aware_assignment_tags", "6"),
         (&[], "[config]\nrack_aware_assignment_tags = [\"zone\", \"zone\"]\n", "config.rack_aware_assignment_tags[1]", "\"zone\""),
         (&[], "[config]\nrack_aware_traffic_cost = -2\n", "config.rack_aware_traffic_cost", "-2"),
+        // Resources, tags, replication.
+        (&[("write_rate = 10", "write_rate = 10\ncpu = -1")], "", "subtopologies[0].cpu", "must be positive, got -1"),
+        (&[("partitions = 2", "partitions = 2\ncpu = 0")], "", "subtopologies[1].cpu", "must be positive, got 0"),
+        (&[("partitions = 2", "partitions = 2\ncpu = \"1\"")], "", "subtopologies[1].cpu", "\"1\""),
+        (&[("partitions = 2", "partitions = 2\ncpu = nan")], "", "subtopologies[1].cpu", "NaN"),
+        (&[("partitions = 2", "partitions = 2\ncpu = 2e6")], "", "subtopologies[1].cpu", "2000000.0"),
+        (&[("partitions = 2", "partitions = 2\nram_mb = 0")], "", "subtopologies[1].ram_mb", "0"),
+        (&[("partitions = 2", "partitions = 2\nram_mb = 1.5")], "", "subtopologies[1].ram_mb", "1.5"),
+        (&[("clients = 3", "clients = 3\ncpu = -0.5")], "", "cluster.cpu", "-0.5"),
+        (&[("clients = 3", "clients = 3\nram_mb = 1073741825")], "", "cluster.ram_mb", "1073741825"),
+        (&[("clients = 3", "clients = 3\nram_mb = -1")], "", "cluster.ram_mb", "-1"),
+        (&[("clients = 3", "clients = 3\ntags = { zone = [] }")], "", "cluster.tags.zone", "[]"),
+        (&[("clients = 3", "clients = 3\ntags = { zone = [\"\"] }")], "", "cluster.tags.zone[0]", "\"\""),
+        (&[("clients = 3", "clients = 3\ntags = { zone = \"a\" }")], "", "cluster.tags.zone", "\"a\""),
+        (&[("clients = 3", "clients = 3\ntags = { a_very_long_tag_key_x = [\"x\"] }")], "", "cluster.tags", "\"a_very_long_tag_key_x\""),
+        (&[("clients = 3", "clients = 3\ntags = { a = [\"1\"], b = [\"1\"], c = [\"1\"], d = [\"1\"], e = [\"1\"], f = [\"1\"] }")], "", "cluster.tags", "got 6"),
+        (&[("clients = 3", "clients = 3\ntags = { zone = [\"0123456789012345678901234567890\"] }")], "", "cluster.tags.zone[0]", "\"0123456789012345678901234567890\""),
+        (&[("clients = 3", "clients = 3\nreplication_factor = 3")], "", "cluster.replication_factor", "got 3"),
+        (&[("clients = 3", "clients = 3\nreplication_factor = 0")], "", "cluster.replication_factor", "0"),
+        (&[("clients = 3", "clients = 3\nreplication_factor = 2"), ("racks = [\"r1\", \"r2\"]", "")], "", "cluster.replication_factor", "got 2"),
+        // Perturbation.
+        (&[], "[perturb]\nstate_records = 1.5\n", "perturb.state_records", "1.5"),
+        (&[], "[perturb]\nwrite_rate = -0.1\n", "perturb.write_rate", "-0.1"),
+        (&[], "[perturb]\nwrite_rate = \"10%\"\n", "perturb.write_rate", "\"10%\""),
+        (&[], "[perturb]\nevent_time = -1\n", "perturb.event_time", "-1"),
+        (&[], "[perturb]\nevent_time = \"30\"\n", "perturb.event_time", "\"30\""),
+        (&[], "[perturb]\nevent_times = \"30s\"\n", "perturb.event_times", "unknown key"),
+        (&[("state_records = 1000", "state_records = 900000000000")], "[perturb]\nstate_records = 0.2\n", "perturb.state_records", "1080000000000"),
+        (&[("write_rate = 10", "write_rate = 1000000")], "[perturb]\nwrite_rate = 0.1\n", "perturb.write_rate", "subtopologies[0].write_rate = 1000000"),
+        (&[], "[[events]]\nat = \"1m\"\nkind = \"write_spike\"\nsubtopology = 0\nwrite_rate = 990000\n[perturb]\nwrite_rate = 0.1\n", "perturb.write_rate", "events[0].write_rate = 990000"),
         // Churn.
         (&[], "[churn]\nevents_per_hour = 1\nkinds = [\"crash\", \"explode\"]\n", "churn.kinds[1]", "\"explode\""),
         (&[], "[churn]\nevents_per_hour = 1\nkinds = [\"crash\", \"crash\"]\n", "churn.kinds[1]", "\"crash\""),
@@ -409,16 +439,23 @@ fn defaults_are_documented_values() {
                 protocol: Protocol::Cooperative,
                 scale_down_timeout_ms: None,
                 restore_bandwidth: None,
+                tags: Default::default(),
+                replication_factor: 1,
+                cpu: None,
+                ram_mb: None,
             },
             subtopologies: vec![SubtopologySpec {
                 partitions: 1,
                 stateful: false,
                 state_records: 0,
                 write_rate: 0,
+                cpu: None,
+                ram_mb: None,
             }],
             config: AssignmentConfig::default(),
             events: vec![],
             churn: None,
+            perturb: None,
         }
     );
     let s = Scenario::from_toml(&edited(
@@ -492,12 +529,18 @@ rebalance_pause = "0s"
 state_cleanup_delay = "1h"
 protocol = "eager"
 scale_down_timeout = "90s"
+tags = { zone = ["z1", "z2"], cell = ["x"] }
+replication_factor = 2
+cpu = 2.5
+ram_mb = 4096
 
 [[subtopologies]]
 partitions = 3
 stateful = true
 state_records = 7
 write_rate = 8
+cpu = 1
+ram_mb = 512
 
 [config]
 num_standby_replicas = 2
@@ -546,10 +589,27 @@ kinds = ["scale_out", "crash"]
 from = "1h"
 until = "1d"
 lose_state_probability = 1
+
+[perturb]
+state_records = 0.25
+write_rate = 0
+event_time = "1m30s"
 "#,
     )
     .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(s.seed, i64::MAX as u64);
+    assert_eq!(
+        s.perturb,
+        Some(PerturbSpec {
+            state_records: 0.25,
+            write_rate: 0.0,
+            event_time_ms: 90_000,
+        })
+    );
+    assert_eq!(
+        (s.subtopologies[0].cpu, s.subtopologies[0].ram_mb),
+        (Some(1.0), Some(512))
+    );
     assert_eq!(
         (s.duration_ms, s.step_ms, s.sample_every_ms),
         (172_800_000, 500, 30_000)
@@ -568,6 +628,15 @@ lose_state_probability = 1
             protocol: Protocol::Eager,
             scale_down_timeout_ms: Some(90_000),
             restore_bandwidth: None,
+            tags: [
+                ("cell".to_string(), vec!["x".to_string()]),
+                ("zone".to_string(), vec!["z1".to_string(), "z2".to_string()]),
+            ]
+            .into_iter()
+            .collect(),
+            replication_factor: 2,
+            cpu: Some(2.5),
+            ram_mb: Some(4096),
         }
     );
     assert_eq!(
@@ -951,4 +1020,177 @@ fn simulate_bad(name: &str, text: &str) -> (Option<i32>, String, PathBuf) {
     );
     let stderr = String::from_utf8(run.stderr).expect("stderr is UTF-8");
     (run.status.code(), stderr, out)
+}
+
+// ---------------------------------------------------------------------------
+// Seeded perturbation (`[perturb]`), run end to end.
+
+/// One stateful task of 600,000 records on c0 (sticky), no standby; c0
+/// crashes with its disk at 10m and c1 restores the task from scratch at
+/// 1,000 records/s once the crash is noticed 45 s later: the outage is
+/// 45 s + records / 1,000 s, i.e. 45,000 + records milliseconds.
+const ONE_TASK: &str = r#"
+name = "one-task"
+seed = 1
+duration = "1h"
+strategies = ["sticky"]
+
+[cluster]
+clients = 2
+restore_rate = 1000
+rebalance_pause = 0
+
+[[subtopologies]]
+partitions = 1
+stateful = true
+state_records = 600000
+
+[config]
+num_standby_replicas = 0
+
+[[events]]
+at = "10m"
+kind = "crash"
+client = "c0"
+lose_state = true
+"#;
+
+fn sticky_run(text: &str, seed: u64) -> smoothscale::sim::RunResult {
+    let s = Scenario::from_toml(text).unwrap_or_else(|e| panic!("{e}"));
+    smoothscale::sim::run(&s, smoothscale::assignor::by_name("sticky").unwrap(), seed)
+        .unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// Without `[perturb]` the seed changes nothing here: 600,000 records and
+/// a 645 s outage for every seed (the defect: scripted scenarios had no
+/// variance). With `state_records = 0.2` the task starts with R records,
+/// 480,000 ≤ R ≤ 720,000, restores exactly R and is down 45,000 + R ms;
+/// seeds 1 and 2 draw different R, and a seed draws the same R every time.
+#[test]
+fn perturbed_state_changes_the_restore_within_bounds() {
+    for seed in [1, 2] {
+        let r = sticky_run(ONE_TASK, seed);
+        assert_eq!(r.metrics.restored_active_records.get(), 600_000);
+        assert_eq!(r.metrics.max_outage_ms.get(), 645_000);
+    }
+    let perturbed = format!("{ONE_TASK}\n[perturb]\nstate_records = 0.2\n");
+    let mut drawn = Vec::new();
+    for seed in [1, 2] {
+        let r = sticky_run(&perturbed, seed);
+        let records = r.metrics.restored_active_records.get();
+        assert!(
+            (480_000..=720_000).contains(&records),
+            "seed {seed}: {records}"
+        );
+        assert_eq!(
+            r.metrics.max_outage_ms.get(),
+            45_000 + records,
+            "seed {seed}"
+        );
+        assert_eq!(sticky_run(&perturbed, seed), r);
+        drawn.push(records);
+    }
+    assert_ne!(drawn[0], drawn[1]);
+}
+
+/// `event_time = "5m"` moves the crash of 10m to a time in [5m, 15m]: the
+/// outage is still 45 s + 600 s (the task is the same), but it starts
+/// elsewhere, so the time of the last event differs between seeds 1 and 2.
+#[test]
+fn perturbed_event_times_move_the_crash_within_bounds() {
+    let text = format!("{ONE_TASK}\n[perturb]\nevent_time = \"5m\"\n");
+    let s = Scenario::from_toml(&text).unwrap();
+    let mut at = Vec::new();
+    for seed in [1, 2] {
+        let p = s.perturbed(seed).unwrap();
+        let crash = p.events[0].at_ms;
+        assert!((300_000..=900_000).contains(&crash), "seed {seed}: {crash}");
+        let r = sticky_run(&text, seed);
+        assert_eq!(r.metrics.max_outage_ms.get(), 645_000);
+        // The task was available until the crash and from its end on.
+        assert_eq!(r.metrics.unavailable_stateful_task_ms.get(), 645_000);
+        at.push(crash);
+    }
+    assert_ne!(at[0], at[1]);
+}
+
+/// The bundled scale-out, shortened to 2 h: without `[perturb]` seeds 1
+/// and 2 give identical results (no churn, nothing else drawn); with
+/// every bound set they differ.
+#[test]
+fn seeds_of_a_perturbed_scripted_scenario_differ() {
+    let text = std::fs::read_to_string(simulations().join("scale-out.toml"))
+        .unwrap()
+        .replace("duration = \"8h\"", "duration = \"2h\"");
+    let s = Scenario::from_toml(&text).unwrap();
+    let kip441 = smoothscale::assignor::by_name("kip441").unwrap();
+    let run = |s: &Scenario, seed| smoothscale::sim::run(s, kip441, seed).unwrap();
+    assert_eq!(run(&s, 1).metrics, run(&s, 2).metrics);
+    let perturbed = Scenario::from_toml(&format!(
+        "{text}\n[perturb]\nstate_records = 0.2\nwrite_rate = 0.1\nevent_time = \"30s\"\n"
+    ))
+    .unwrap();
+    assert_ne!(run(&perturbed, 1).metrics, run(&perturbed, 2).metrics);
+}
+
+// ---------------------------------------------------------------------------
+// Client tags reach the strategies.
+
+/// Four clients in two zones, c0 and c1 in z1, c2 and c3 in z2 (values
+/// repeat to pair them), 8 stateful tasks of 100,000 records, one standby.
+/// Both z1 clients crash with their disks at 10m. With
+/// `rack_aware_assignment_tags = ["zone"]` kip441 keeps every standby in
+/// the other zone than its active, so every z1 active fails over when the
+/// crash is noticed: the longest outage is the 45 s session timeout plus
+/// the 5 s pause, 50 s. Without the tag a standby may sit in its active's
+/// zone, and that task restores 100,000 records at 1,000 records/s (at
+/// least 100 s) while down.
+#[test]
+fn tag_aware_standbys_survive_a_zone_loss() {
+    let text = |tags: &str| {
+        format!(
+            r#"
+name = "zones"
+seed = 1
+duration = "1h"
+
+[cluster]
+clients = 4
+tags = {{ zone = ["z1", "z1", "z2", "z2"] }}
+restore_rate = 1000
+
+[[subtopologies]]
+partitions = 8
+stateful = true
+state_records = 100000
+
+[config]
+num_standby_replicas = 1
+{tags}
+
+[[events]]
+at = "10m"
+kind = "crash"
+client = "c0"
+lose_state = true
+
+[[events]]
+at = "10m"
+kind = "crash"
+client = "c1"
+lose_state = true
+"#
+        )
+    };
+    let kip441 = smoothscale::assignor::by_name("kip441").unwrap();
+    let outage = |tags: &str| {
+        let s = Scenario::from_toml(&text(tags)).unwrap_or_else(|e| panic!("{e}"));
+        smoothscale::sim::run(&s, kip441, 1)
+            .unwrap()
+            .metrics
+            .max_outage_ms
+            .get()
+    };
+    assert_eq!(outage("rack_aware_assignment_tags = [\"zone\"]"), 50_000);
+    assert!(outage("") >= 150_000, "{}", outage(""));
 }
