@@ -36,6 +36,8 @@
 //!       "time_to_full_redundancy_s": 0.000,
 //!       "time_to_restores_done_s": 0.000,
 //!       "max_replicas_per_client": 2,
+//!       "time_to_drain_s": 0.000,       // or null: a backlog never drained
+//!       "backlog": {"mean_records": 0, "max_records": 0},  // input not processed yet
 //!       "final_members": 3,             // members of the group at the end
 //!       "imbalance": {"time_weighted": 0.125, "final": 0.000},
 //!       "standby_coverage": 0.9950,     // or null: no stateful task or no standbys asked
@@ -51,12 +53,13 @@
 //!
 //! # `timeseries.csv`
 //!
-//! Header `strategy,t_s,available_tasks,restoring_tasks,imbalance,max_replicas_per_client,restored_records`,
+//! Header `strategy,t_s,available_tasks,restoring_tasks,imbalance,max_replicas_per_client,backlog_records,restored_records`,
 //! then one row per sample: strategies in run order, samples in time order.
 //! The first sample of a strategy holds the values at 0 s; each later one the
 //! means over the interval since the one before (`available_tasks`,
-//! `restoring_tasks`, `imbalance`, 3 decimals), the most replicas on one
-//! member during it, and the records restored so far. `t_s` has 3 decimals.
+//! `restoring_tasks`, `imbalance`, 3 decimals; `backlog_records`, the input
+//! not processed yet, an integer), the most replicas on one member during
+//! it, and the records restored so far. `t_s` has 3 decimals.
 //! Lines end in `\n`.
 //!
 //! # `sweep.json`
@@ -232,6 +235,8 @@ struct StrategyDoc<'a> {
     time_to_full_redundancy_s: Option<Num>,
     time_to_restores_done_s: Option<Num>,
     max_replicas_per_client: Num,
+    time_to_drain_s: Option<Num>,
+    backlog: BacklogDoc,
     final_members: Num,
     imbalance: ImbalanceDoc,
     standby_coverage: Option<Num>,
@@ -290,6 +295,12 @@ struct DowntimeDoc {
 }
 
 #[derive(Serialize)]
+struct BacklogDoc {
+    mean_records: Option<Num>,
+    max_records: Num,
+}
+
+#[derive(Serialize)]
 struct OverOptimalDoc {
     records: Num,
     rebalances: Num,
@@ -340,6 +351,11 @@ impl<'a> StrategyDoc<'a> {
             time_to_full_redundancy_s: opt(f.time_to_full_redundancy_s),
             time_to_restores_done_s: opt(f.time_to_restores_done_s),
             max_replicas_per_client: Num(f.max_replicas_per_client),
+            time_to_drain_s: opt(f.time_to_drain_s),
+            backlog: BacklogDoc {
+                mean_records: opt(f.backlog_mean_records),
+                max_records: Num(f.backlog_max_records),
+            },
             final_members: Num(f.final_members),
             imbalance: ImbalanceDoc {
                 time_weighted: opt(f.imbalance_time_weighted),
@@ -526,7 +542,7 @@ pub(crate) fn runs_json(info: &SweepInfo, figures: &[RunFigures]) -> String {
 
 /// The CSV header of `timeseries.csv`: [`TimeseriesRow`]'s fields.
 pub(crate) const TIMESERIES_HEADER: &str =
-    "strategy,t_s,available_tasks,restoring_tasks,imbalance,max_replicas_per_client,restored_records";
+    "strategy,t_s,available_tasks,restoring_tasks,imbalance,max_replicas_per_client,backlog_records,restored_records";
 
 /// One row of `timeseries.csv`: one sample of one strategy.
 struct TimeseriesRow<'a> {
@@ -539,6 +555,8 @@ struct TimeseriesRow<'a> {
     /// Tasks per thread, interval mean, 3 decimals.
     imbalance: Fixed,
     max_replicas_per_client: u64,
+    /// Interval mean, rounded half up.
+    backlog_records: u64,
     restored_records: u64,
 }
 
@@ -551,6 +569,7 @@ impl<'a> TimeseriesRow<'a> {
             restoring_tasks: Fixed::milli(sample.restoring_tasks_milli),
             imbalance: Fixed::milli(sample.imbalance_milli),
             max_replicas_per_client: sample.max_replicas_per_client,
+            backlog_records: sample.backlog_records,
             restored_records: sample.restored_records.get(),
         }
     }
@@ -559,13 +578,14 @@ impl<'a> TimeseriesRow<'a> {
     fn write(&self, out: &mut String) {
         let _ = writeln!(
             out,
-            "{},{},{},{},{},{},{}",
+            "{},{},{},{},{},{},{},{}",
             csv_field(self.strategy),
             self.t_s,
             self.available_tasks,
             self.restoring_tasks,
             self.imbalance,
             self.max_replicas_per_client,
+            self.backlog_records,
             self.restored_records
         );
     }
@@ -848,6 +868,10 @@ pub(crate) mod fixtures {
                 full_availability_ms: Some(Millis::new(30_000)),
                 full_redundancy_ms: None,
                 restores_done_ms: Some(Millis::new(90_000)),
+                drained_ms: Some(Millis::new(45_000)),
+                // 30 records behind for 60 of the 120 s: 15 on average.
+                backlog_twice_milli_ms: 2 * 30_000 * 60_000,
+                max_backlog_milli: 30_000,
                 max_replicas_per_client: 2,
                 final_members: 3,
                 // 1 task/thread for a quarter of 120 s, else 0: 0.25.
@@ -868,6 +892,7 @@ pub(crate) mod fixtures {
                     restoring_tasks_milli: 0,
                     imbalance_milli: 0,
                     max_replicas_per_client: 1,
+                    backlog_records: 0,
                     restored_records: Records::ZERO,
                 },
                 Sample {
@@ -876,6 +901,7 @@ pub(crate) mod fixtures {
                     restoring_tasks_milli: 750,
                     imbalance_milli: 1500,
                     max_replicas_per_client: 2,
+                    backlog_records: 15,
                     restored_records: Records::new(1_234),
                 },
             ],
@@ -1011,6 +1037,11 @@ mod tests {
       "time_to_full_redundancy_s": null,
       "time_to_restores_done_s": 90.000,
       "max_replicas_per_client": 2,
+      "time_to_drain_s": 45.000,
+      "backlog": {{
+        "mean_records": 15,
+        "max_records": 30
+      }},
       "final_members": 3,
       "imbalance": {{
         "time_weighted": 0.250,
@@ -1063,6 +1094,11 @@ mod tests {
       "time_to_full_redundancy_s": null,
       "time_to_restores_done_s": null,
       "max_replicas_per_client": 0,
+      "time_to_drain_s": null,
+      "backlog": {{
+        "mean_records": 0,
+        "max_records": 0
+      }},
       "final_members": 0,
       "imbalance": {{
         "time_weighted": 0.000,
@@ -1255,10 +1291,10 @@ mod tests {
         let text = timeseries_csv(&[completed(), infeasible()]);
         assert_eq!(
             text,
-            "strategy,t_s,available_tasks,restoring_tasks,imbalance,max_replicas_per_client,restored_records\n\
-             kip441,0.000,6.000,0.000,0.000,1,0\n\
-             kip441,60.000,5.250,0.750,1.500,2,1234\n\
-             heron-rr,0.000,6.000,0.000,0.000,0,0\n"
+            "strategy,t_s,available_tasks,restoring_tasks,imbalance,max_replicas_per_client,backlog_records,restored_records\n\
+             kip441,0.000,6.000,0.000,0.000,1,0,0\n\
+             kip441,60.000,5.250,0.750,1.500,2,15,1234\n\
+             heron-rr,0.000,6.000,0.000,0.000,0,0,0\n"
         );
         assert_eq!(csv_field("a,b"), "\"a,b\"");
         assert_eq!(csv_field("say \"x\""), "\"say \"\"x\"\"\"");

@@ -121,11 +121,12 @@ const FONT: &str = "sans-serif";
 
 /// The chart files: one per entry of the library's [`TIME_SERIES`], in
 /// that order, then the cumulative unavailability.
-pub(crate) const PLOT_FILES: [&str; 6] = [
+pub(crate) const PLOT_FILES: [&str; 7] = [
     "availability.svg",
     "restoring_tasks.svg",
     "imbalance.svg",
     "restored_records.svg",
+    "backlog.svg",
     "max_replicas.svg",
     "unavailability.svg",
 ];
@@ -639,6 +640,7 @@ mod tests {
                     restoring_tasks_milli: (i * slope) % 7 * 1000,
                     imbalance_milli: (i % 3) * 500,
                     max_replicas_per_client: i % 4,
+                    backlog_records: i * 10,
                     restored_records: Records::new(i * slope * 1_000_000),
                 })
                 .collect(),
@@ -716,7 +718,7 @@ mod tests {
         assert!(plots[2].svg.contains("(tasks/thread)"));
         // 180 million records at most: the axis counts millions.
         assert!(plots[3].svg.contains("records restored so far (millions)"));
-        assert!(plots[5].svg.contains("so far (thousands of task-s)"));
+        assert!(plots[6].svg.contains("so far (thousands of task-s)"));
     }
 
     #[test]
@@ -727,9 +729,9 @@ mod tests {
         // = 10680 task-s.
         let plots = plots(&context("x", 3_600_000), &sample_runs()).unwrap();
         assert!(
-            plots[5].svg.contains("10680.0 task-s\n</text>"),
+            plots[6].svg.contains("10680.0 task-s\n</text>"),
             "{}",
-            plots[5].svg
+            plots[6].svg
         );
     }
 

@@ -43,6 +43,7 @@ use crate::assignor::{AssignError, Assignor, LeaveBehaviour};
 use crate::metrics;
 use crate::validate::validate;
 
+use super::backlog::{self, Processor};
 use super::churn::{self, ChurnEvent};
 use super::stretch::{self, Reader};
 use super::units::{
@@ -67,6 +68,7 @@ struct Settings {
     scale_down_timeout: Option<Millis>,
     acceptable_lag: Records,
     restore_bandwidth: Option<Rate>,
+    process_rate: Option<Rate>,
 }
 
 impl Settings {
@@ -83,6 +85,7 @@ impl Settings {
             scale_down_timeout: cluster.scale_down_timeout_ms.map(Millis::new),
             acceptable_lag: Records::new(scenario.config.acceptable_recovery_lag),
             restore_bandwidth: cluster.restore_bandwidth.map(Rate::new),
+            process_rate: cluster.process_rate.map(Rate::new),
         }
     }
 }
@@ -146,6 +149,8 @@ struct Run<'a> {
     available_since: Option<SimTime>,
     redundant_since: Option<SimTime>,
     restored_since: Option<SimTime>,
+    /// Since when no task has a backlog.
+    drained_since: Option<SimTime>,
     /// What the samples average since the last one.
     window: Window,
 }
@@ -158,6 +163,8 @@ struct Window {
     restoring_task_ms: u128,
     imbalance_milli_ms: u128,
     max_replicas: u64,
+    /// Σ over stretches of (backlog at start + at end) × ms, milli-records.
+    backlog_twice_milli_ms: u128,
 }
 
 /// Runs `assignor` through `scenario` with `seed` (which draws the churn).
@@ -240,6 +247,7 @@ pub(crate) fn run_unchecked(
         available_since: None,
         redundant_since: None,
         restored_since: None,
+        drained_since: None,
         window: Window::default(),
     };
     for (i, e) in scenario.events.iter().enumerate() {
@@ -785,6 +793,7 @@ impl Run<'_> {
                 restoring_tasks_milli: self.count(ActiveState::Restoring) * 1000,
                 imbalance_milli: self.imbalance_milli,
                 max_replicas_per_client: max_replicas,
+                backlog_records: self.backlog_records(),
                 restored_records,
             }
         } else {
@@ -794,6 +803,10 @@ impl Run<'_> {
                 restoring_tasks_milli: mean(w.restoring_task_ms),
                 imbalance_milli: mean(w.imbalance_milli_ms / 1000),
                 max_replicas_per_client: w.max_replicas,
+                backlog_records: u64::try_from(
+                    (w.backlog_twice_milli_ms + span * 1000) / (span.max(1) * 2000),
+                )
+                .unwrap_or(u64::MAX),
                 restored_records,
             }
         };
@@ -804,6 +817,17 @@ impl Run<'_> {
             ..Window::default()
         };
         Ok(())
+    }
+
+    /// Input records behind now, over all tasks (rounded half up).
+    fn backlog_records(&self) -> u64 {
+        let milli: u128 = self
+            .world
+            .tasks
+            .iter()
+            .map(|t| u128::from(t.backlog.get()))
+            .sum();
+        u64::try_from((milli + 500) / 1000).unwrap_or(u64::MAX)
     }
 
     /// Tasks whose active is in `state`.
@@ -840,11 +864,13 @@ impl Run<'_> {
             self.settings.restore_rate.get(),
             self.settings.restore_bandwidth.map(Rate::get),
         );
+        let processors = self.processors();
         let acceptable = self.acceptable_milli();
         let limit = end.since(self.now).get();
         let ms = readers
             .iter()
             .filter_map(|r| r.next_change(acceptable))
+            .chain(processors.iter().filter_map(Processor::ms_to_drain))
             .fold(limit, u64::min)
             .max(1);
         let dt = Millis::new(ms);
@@ -867,10 +893,72 @@ impl Run<'_> {
             }
         }
         self.write(dt)?;
+        self.process(&processors, dt)?;
         for t in finished {
             self.world.set_state(t, ActiveState::Running, stop);
         }
         Ok(stop)
+    }
+
+    /// The running actives and their processing rates now. Without a
+    /// `process_rate` a running active has no backlog: it is cleared here.
+    fn processors(&mut self) -> Vec<Processor> {
+        match self.settings.process_rate {
+            Some(rate) => backlog::processors(&self.world, rate.get()),
+            None => {
+                for task in &mut self.world.tasks {
+                    if task.state == ActiveState::Running {
+                        task.backlog = MilliRecords::ZERO;
+                    }
+                }
+                Vec::new()
+            }
+        }
+    }
+
+    /// Input arrives at every task over `dt`; running actives process
+    /// theirs. Accounts the backlog over the stretch.
+    fn process(&mut self, processors: &[Processor], dt: Millis) -> Result<(), Overflow> {
+        let ms = dt.get();
+        let mut after: Vec<Option<u128>> = vec![None; self.world.tasks.len()];
+        for p in processors {
+            after[p.task] = Some(p.backlog_after(ms));
+        }
+        let mut twice: u128 = 0;
+        let mut total: u128 = 0;
+        for (t, task) in self.world.tasks.iter_mut().enumerate() {
+            let before = u128::from(task.backlog.get());
+            let now = after[t].unwrap_or_else(|| {
+                if task.state == ActiveState::Running {
+                    before
+                } else {
+                    before + u128::from(task.input_rate.get()) * u128::from(ms)
+                }
+            });
+            let backlog = u64::try_from(now).map_err(|_| {
+                Overflow::of(format!(
+                    "the input backlog of task {} (subtopologies[{}].input_rate over time, in milli-records)",
+                    task.id, task.id.subtopology
+                ))
+            })?;
+            task.backlog = MilliRecords::new(backlog);
+            twice += (before + now) * u128::from(ms);
+            total += now;
+        }
+        let m = &mut self.metrics;
+        m.backlog_twice_milli_ms = m
+            .backlog_twice_milli_ms
+            .checked_add(twice)
+            .ok_or_else(|| Overflow::of("backlog.mean_records"))?;
+        m.max_backlog_milli = m
+            .max_backlog_milli
+            .max(u64::try_from(total).unwrap_or(u64::MAX));
+        self.window.backlog_twice_milli_ms = self
+            .window
+            .backlog_twice_milli_ms
+            .checked_add(twice)
+            .ok_or_else(|| Overflow::of("samples"))?;
+        Ok(())
     }
 
     /// Notes, at the start of a stretch, which of the cluster-wide
@@ -883,6 +971,12 @@ impl Run<'_> {
         let stateful = self.world.tasks.iter().filter(|t| t.stateful).count();
         let covered = self.covered_tasks() == stateful;
         let restored = readers.iter().all(Reader::following);
+        let drained = self
+            .world
+            .tasks
+            .iter()
+            .all(|t| t.backlog == MilliRecords::ZERO);
+        self.drained_since = since(drained, self.drained_since);
         self.available_since = since(running, self.available_since);
         self.redundant_since = since(covered, self.redundant_since);
         self.restored_since = since(restored, self.restored_since);
@@ -1080,6 +1174,7 @@ impl Run<'_> {
         m.full_availability_ms = after_last_event(self.available_since);
         m.full_redundancy_ms = after_last_event(self.redundant_since);
         m.restores_done_ms = after_last_event(self.restored_since);
+        m.drained_ms = after_last_event(self.drained_since);
         Ok(RunResult {
             strategy: self.assignor.info().name.to_string(),
             metrics: self.metrics,

@@ -6,6 +6,7 @@
 //! order. The model, the scenario format and the outputs are described in
 //! docs/simulator.md.
 
+mod backlog;
 mod churn;
 pub mod dispersion;
 mod duration;

@@ -194,6 +194,14 @@ pub struct Figures {
     pub time_to_restores_done_s: Option<Fixed>,
     /// The most standbys and warm-ups one member held at once.
     pub max_replicas_per_client: Fixed,
+    /// Seconds from the last event until no task has an input backlog for
+    /// good; `None`: never.
+    pub time_to_drain_s: Option<Fixed>,
+    /// Input records behind, over all tasks: time-weighted mean (`None`
+    /// when no time was covered) and the most at once.
+    pub backlog_mean_records: Option<Fixed>,
+    /// See `backlog_mean_records`.
+    pub backlog_max_records: Fixed,
     /// Members of the group at the end.
     pub final_members: Fixed,
     /// Time-weighted imbalance (tasks per thread), `None` when no time was covered.
@@ -274,6 +282,13 @@ impl Figures {
             time_to_full_redundancy_s: m.full_redundancy_ms.map(Fixed::seconds),
             time_to_restores_done_s: m.restores_done_ms.map(Fixed::seconds),
             max_replicas_per_client: int(m.max_replicas_per_client),
+            time_to_drain_s: m.drained_ms.map(Fixed::seconds),
+            backlog_mean_records: Fixed::ratio(
+                m.backlog_twice_milli_ms,
+                covered.saturating_mul(2000),
+                0,
+            ),
+            backlog_max_records: int(m.max_backlog_milli.div_ceil(1000)),
             final_members: int(m.final_members),
             imbalance_time_weighted: Fixed::ratio(
                 m.imbalance_milli_ms,
@@ -340,6 +355,9 @@ impl Figures {
                 "max_replicas_per_client",
                 Some(self.max_replicas_per_client),
             ),
+            ("time_to_drain_s", self.time_to_drain_s),
+            ("backlog.mean_records", self.backlog_mean_records),
+            ("backlog.max_records", Some(self.backlog_max_records)),
             ("final_members", Some(self.final_members)),
             ("imbalance.time_weighted", self.imbalance_time_weighted),
             ("imbalance.final", Some(self.imbalance_final)),
@@ -384,7 +402,7 @@ pub struct TimeSeries {
 
 /// The time series a run's samples hold, in the order the plots come.
 /// Each sample after the first is a mean over its interval ([`Sample`]).
-pub const TIME_SERIES: [TimeSeries; 5] = [
+pub const TIME_SERIES: [TimeSeries; 6] = [
     TimeSeries {
         title: "available tasks",
         label: "tasks with a running active (interval mean)",
@@ -408,6 +426,12 @@ pub const TIME_SERIES: [TimeSeries; 5] = [
         label: "records restored so far",
         unit: "",
         value: |s| Fixed::int(s.restored_records.get()),
+    },
+    TimeSeries {
+        title: "input backlog",
+        label: "input records not processed yet, all tasks (interval mean)",
+        unit: "",
+        value: |s| Fixed::int(s.backlog_records),
     },
     TimeSeries {
         title: "replicas on the busiest client",
@@ -487,6 +511,6 @@ mod tests {
             get("max_outage_s"),
             Some(Fixed::seconds(Millis::new(6_000)))
         );
-        assert_eq!(flat.len(), 34);
+        assert_eq!(flat.len(), 37);
     }
 }

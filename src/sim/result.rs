@@ -53,6 +53,14 @@ pub struct RunMetrics {
     /// restoring, every standby and warm-up at its changelog's end) and
     /// none starts again before the end; `None` if never.
     pub restores_done_ms: Option<Millis>,
+    /// From the last event until no task has an input backlog and none
+    /// falls behind again before the end; `None` if never.
+    pub drained_ms: Option<Millis>,
+    /// Σ over time of 2 × the total input backlog (milli-records) × ms:
+    /// divide by 2,000 × the duration for the mean records behind.
+    pub backlog_twice_milli_ms: u128,
+    /// The most input records (milli-records) behind at once, over all tasks.
+    pub max_backlog_milli: u64,
     /// The most standbys and warm-ups one member held at any time.
     pub max_replicas_per_client: u64,
     /// Members of the group at the end (crashed clients not counted).
@@ -96,6 +104,9 @@ pub struct Sample {
     pub imbalance_milli: u64,
     /// The most standbys and warm-ups on one member during the interval.
     pub max_replicas_per_client: u64,
+    /// Input records not processed yet, over all tasks, mean over the
+    /// interval (the processing model; 0 without input rates).
+    pub backlog_records: u64,
     /// Records restored so far (actives and replicas).
     pub restored_records: Records,
 }

@@ -32,8 +32,8 @@
 //! | scripted events, `[[events]]` | [`MAX_EVENTS`] = 10,000 | each is replayed against the clients here and in the run |
 //! | churn draws, `events_per_hour × (until − from)` | [`MAX_CHURN_EVENTS`] = 100,000 | drawn, stored and replayed before anything else; 11 years at 1 per hour |
 //! | `state_records` per task | [`MAX_STATE_RECORDS`] = 10¹² | changelogs are counted in milli-records in `u64`: 10¹² records plus 10 years of writes at the highest rate stay below 2⁶⁴ milli-records |
-//! | `write_rate` per task (subtopologies and `write_spike`) | [`MAX_WRITE_RATE`] = 10⁶ records/s | above one Kafka partition's write throughput |
-//! | `cluster.restore_rate` per client, `cluster.restore_bandwidth` | [`MAX_RESTORE_RATE`] = 10⁹ records/s | |
+//! | `write_rate` per task (subtopologies and `write_spike`), `input_rate` per task | [`MAX_WRITE_RATE`] = 10⁶ records/s | above one Kafka partition's write throughput |
+//! | `cluster.restore_rate` per client, `cluster.restore_bandwidth`, `cluster.process_rate` per thread | [`MAX_RESTORE_RATE`] = 10⁹ records/s | |
 //! | `cpu` of a task or a client | [`MAX_CPU`] = 10⁶ cores | far above any machine; sums over 100,000 tasks stay exact to a millionth of a core in `f64` |
 //! | `ram_mb` of a task or a client | [`MAX_RAM_MB`] = 2³⁰ MiB (1 PiB) | far above any machine |
 //! | `state_records` and write rates after `[perturb]` | the limits above, at the top of the drawn range (`× (1 + fraction)`) | a drawn value never passes a limit the scenario would be refused for |
@@ -172,6 +172,9 @@ pub struct ClusterSpec {
     /// the clients that restore; `None`: no limit beyond each client's
     /// `restore_rate`.
     pub restore_bandwidth: Option<u64>,
+    /// Records per second one thread processes; `None`: no limit (a running
+    /// active never falls behind its input).
+    pub process_rate: Option<u64>,
 }
 
 /// Kafka's rebalance protocols.
@@ -194,6 +197,9 @@ pub struct SubtopologySpec {
     pub state_records: u64,
     /// Records per second each task appends to its changelog while its active runs.
     pub write_rate: u64,
+    /// Records per second arriving at each task's input, whether its active
+    /// runs or not (the processing model, `cluster.process_rate`).
+    pub input_rate: u64,
     /// CPU cores each task needs (read by the heron strategies); `None`:
     /// not stated.
     pub cpu: Option<f64>,
@@ -478,13 +484,13 @@ impl Scenario {
             MAX_RESTORE_RATE,
             "restore rates",
         )?;
-        if let Some(bandwidth) = c.restore_bandwidth {
-            at_most(
-                "cluster.restore_bandwidth",
-                bandwidth,
-                MAX_RESTORE_RATE,
-                "restore rates",
-            )?;
+        for (key, rate) in [
+            ("cluster.restore_bandwidth", c.restore_bandwidth),
+            ("cluster.process_rate", c.process_rate),
+        ] {
+            if let Some(rate) = rate {
+                at_most(key, rate, MAX_RESTORE_RATE, "restore and processing rates")?;
+            }
         }
         let mut tasks: u64 = 0;
         for (i, sub) in self.subtopologies.iter().enumerate() {
@@ -511,6 +517,12 @@ impl Scenario {
                 sub.write_rate,
                 MAX_WRITE_RATE,
                 "write rates",
+            )?;
+            at_most(
+                &path("input_rate"),
+                sub.input_rate,
+                MAX_WRITE_RATE,
+                "input rates",
             )?;
         }
         Ok(())

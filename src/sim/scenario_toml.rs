@@ -55,6 +55,7 @@
 //! | `racks` | array of strings | `[]` | non-empty names, no repeats; dealt round-robin to clients in order of creation (client `cK` gets `racks[K % len]`) |
 //! | `restore_rate` | integer | required | at least 1 record/s per client |
 //! | `restore_bandwidth` | integer | none: no cluster-wide limit | at least 1 record/s: what the whole cluster can restore at once (the brokers' limit), shared max-min fairly among restoring clients |
+//! | `process_rate` | integer | none: no limit | at least 1 record/s: what one thread processes of its running actives' input (the processing model) |
 //! | `session_timeout` | duration | `"45s"` (Kafka's `session.timeout.ms`) | |
 //! | `rebalance_pause` | duration | `"5s"` | |
 //! | `state_cleanup_delay` | duration | `"10m"` (Kafka's `state.cleanup.delay.ms`) | |
@@ -73,6 +74,7 @@
 //! | `stateful` | boolean | `false` | |
 //! | `state_records` | integer | `0` | at least 0; stateful subtopologies only |
 //! | `write_rate` | integer | `0` | at least 0 records/s per task; stateful subtopologies only |
+//! | `input_rate` | integer | `0` | records/s arriving at each task's input, running or not (the processing model) |
 //! | `cpu` | number | not stated | greater than 0, at most 10⁶: cores per task (heron strategies) |
 //! | `ram_mb` | integer | not stated | 1 to 2³⁰: MiB per task (heron strategies) |
 //!
@@ -155,8 +157,8 @@
 //! | scripted events | 10,000 |
 //! | churn draws, `events_per_hour × (until − from)` | 100,000 |
 //! | `state_records` per task | 10¹² |
-//! | `write_rate` per task | 10⁶ records/s |
-//! | `cluster.restore_rate`, `cluster.restore_bandwidth` | 10⁹ records/s |
+//! | `write_rate`, `input_rate` per task | 10⁶ records/s |
+//! | `cluster.restore_rate`, `cluster.restore_bandwidth`, `cluster.process_rate` | 10⁹ records/s |
 //! | `cpu` of a task or a client | 10⁶ cores |
 //! | `ram_mb` of a task or a client | 2³⁰ MiB |
 //! | `state_records` and write rates × (1 + the `[perturb]` fraction) | the limits above |
@@ -617,6 +619,7 @@ struct ClusterDoc {
     protocol: Option<Choice<Protocol>>,
     scale_down_timeout: Option<Duration>,
     restore_bandwidth: Option<Int<1, { u64::MAX }>>,
+    process_rate: Option<Int<1, { u64::MAX }>>,
     tags: Option<BTreeMap<String, Vec<String>>>,
     replication_factor: Option<Count>,
     cpu: Option<Number>,
@@ -630,6 +633,7 @@ struct SubtopologyDoc {
     stateful: Option<bool>,
     state_records: Option<U64>,
     write_rate: Option<U64>,
+    input_rate: Option<U64>,
     cpu: Option<Number>,
     ram_mb: Option<RamMb>,
 }
@@ -838,6 +842,7 @@ impl ClusterDoc {
             protocol: self.protocol.map_or(Protocol::Cooperative, |c| c.0),
             scale_down_timeout_ms: self.scale_down_timeout.map(Duration::ms),
             restore_bandwidth: self.restore_bandwidth.map(|b| b.0),
+            process_rate: self.process_rate.map(|r| r.0),
             tags: self.tags.unwrap_or_default(),
             replication_factor: self.replication_factor.map_or(1, Int::small),
             cpu: self.cpu.map(|n| positive("cluster.cpu", &n)).transpose()?,
@@ -875,6 +880,7 @@ fn subtopologies(docs: Vec<SubtopologyDoc>) -> Read<Vec<SubtopologySpec>> {
                 stateful,
                 state_records: s.state_records.map_or(0, |n| n.0),
                 write_rate: s.write_rate.map_or(0, |n| n.0),
+                input_rate: s.input_rate.map_or(0, |n| n.0),
                 cpu: s
                     .cpu
                     .map(|n| positive(&format!("subtopologies[{i}].cpu"), &n))

@@ -24,6 +24,7 @@ fn scenario(clients: u32, subs: Vec<SubtopologySpec>, events: Vec<Event>) -> Sce
             protocol: Protocol::Cooperative,
             scale_down_timeout_ms: None,
             restore_bandwidth: None,
+            process_rate: None,
             tags: Default::default(),
             replication_factor: 1,
             cpu: None,
@@ -43,6 +44,7 @@ fn stateful(partitions: u32, records: u64, write_rate: u64) -> SubtopologySpec {
         stateful: true,
         state_records: records,
         write_rate,
+        input_rate: 0,
         cpu: None,
         ram_mb: None,
     }
@@ -313,6 +315,7 @@ fn samples_average_their_interval() {
             stateful: false,
             state_records: 0,
             write_rate: 0,
+            input_rate: 0,
             cpu: None,
             ram_mb: None,
         }],
@@ -496,6 +499,7 @@ fn an_overflow_stops_the_run_naming_the_quantity() {
             stateful: false,
             state_records: 0,
             write_rate: 0,
+            input_rate: 0,
             cpu: None,
             ram_mb: None,
         }],
@@ -661,4 +665,47 @@ fn every_store_on_disk_but_the_actives_is_a_previous_standby() {
     assert_eq!(client.previous_active, ids(&[0]));
     assert_eq!(client.previous_standby, ids(&[1, 2]));
     assert_eq!(client.lags.len(), 3);
+}
+
+/// The processing model by hand: one stateless task whose input arrives at
+/// 100 records/s; a thread processes 300 records/s. c0 crashes at 60 s and
+/// c1 takes the task when the group notices, 45 s later: 4,500 records
+/// behind. c1 gains 300 − 100 = 200 records/s on them, so they are gone
+/// 22.5 s later, at 127.5 s: 67.5 s after the crash. The backlog rose and
+/// fell linearly: 4,500 × (45 + 22.5) / 2 = 151,875 record-s over the hour,
+/// 42.19 records behind on average (42). Two tasks of 200 records/s on one
+/// such thread fall 100 records/s behind for good: 360,000 after the hour,
+/// never drained.
+#[test]
+fn an_outage_leaves_a_backlog_to_drain() {
+    let stateless = |partitions: u32, input_rate: u64| SubtopologySpec {
+        partitions,
+        stateful: false,
+        state_records: 0,
+        write_rate: 0,
+        input_rate,
+        cpu: None,
+        ram_mb: None,
+    };
+    let mut s = scenario(2, vec![stateless(1, 100)], vec![crash(60_000, "c0")]);
+    s.cluster.process_rate = Some(300);
+    let m = run(&s, assignor::by_name("sticky").unwrap(), 1)
+        .unwrap()
+        .metrics;
+    assert_eq!(m.unavailable_stateless_task_ms, Millis::new(45_000));
+    assert_eq!(m.max_backlog_milli, 4_500_000);
+    assert_eq!(m.drained_ms, Some(Millis::new(67_500)));
+    assert_eq!(m.backlog_twice_milli_ms, 2 * 151_875 * 1_000_000);
+    let r = run(&s, assignor::by_name("sticky").unwrap(), 1).unwrap();
+    let f = report::Figures::of(&r, false);
+    assert_eq!(f.backlog_mean_records.unwrap().to_string(), "42");
+    assert_eq!(f.time_to_drain_s.unwrap().to_string(), "67.500");
+
+    let mut s = scenario(1, vec![stateless(2, 200)], vec![]);
+    s.cluster.process_rate = Some(300);
+    let m = run(&s, assignor::by_name("sticky").unwrap(), 1)
+        .unwrap()
+        .metrics;
+    assert_eq!(m.max_backlog_milli, 360_000_000);
+    assert_eq!(m.drained_ms, None);
 }

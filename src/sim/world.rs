@@ -96,6 +96,10 @@ pub(crate) struct TaskSim {
     pub racks: Vec<String>,
     /// The seed's factor on the task's write rates (`[perturb]`; 1 without).
     pub write_factor: f64,
+    /// Records per second arriving at the task's input.
+    pub input_rate: Rate,
+    /// Milli-records of input not processed yet.
+    pub backlog: MilliRecords,
 }
 
 impl TaskSim {
@@ -194,6 +198,8 @@ impl World {
                     changelog_rack: task_racks.first().cloned(),
                     racks: task_racks,
                     write_factor,
+                    input_rate: Rate::new(sub.input_rate),
+                    backlog: MilliRecords::ZERO,
                 });
             }
         }

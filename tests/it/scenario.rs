@@ -439,6 +439,7 @@ fn defaults_are_documented_values() {
                 protocol: Protocol::Cooperative,
                 scale_down_timeout_ms: None,
                 restore_bandwidth: None,
+                process_rate: None,
                 tags: Default::default(),
                 replication_factor: 1,
                 cpu: None,
@@ -449,6 +450,7 @@ fn defaults_are_documented_values() {
                 stateful: false,
                 state_records: 0,
                 write_rate: 0,
+                input_rate: 0,
                 cpu: None,
                 ram_mb: None,
             }],
@@ -628,6 +630,7 @@ event_time = "1m30s"
             protocol: Protocol::Eager,
             scale_down_timeout_ms: Some(90_000),
             restore_bandwidth: None,
+            process_rate: None,
             tags: [
                 ("cell".to_string(), vec!["x".to_string()]),
                 ("zone".to_string(), vec!["z1".to_string(), "z2".to_string()]),

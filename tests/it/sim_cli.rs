@@ -181,6 +181,8 @@ fn summary_carries_version_hash_seed_and_every_metric() {
             "time_to_full_redundancy_s",
             "time_to_restores_done_s",
             "max_replicas_per_client",
+            "time_to_drain_s",
+            "backlog",
             "imbalance",
             "standby_coverage",
             "cross_rack_records",
@@ -238,7 +240,7 @@ fn summary_carries_version_hash_seed_and_every_metric() {
     let mut rows = csv.lines();
     assert_eq!(
         rows.next(),
-        Some("strategy,t_s,available_tasks,restoring_tasks,imbalance,max_replicas_per_client,restored_records")
+        Some("strategy,t_s,available_tasks,restoring_tasks,imbalance,max_replicas_per_client,backlog_records,restored_records")
     );
     // Samples every minute from 0 to 30 minutes, strategies in run order.
     let first_column: Vec<&str> = rows.map(|r| r.split(',').next().unwrap()).collect();
