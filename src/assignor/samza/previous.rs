@@ -28,9 +28,12 @@
 //!    groups, which have no client to keep them, where a shrinking count
 //!    empties containers first.
 //! 5. **Standby containers.** The previous standby containers of container
-//!    `i` are the clients, other than `i`'s own, listing any of `i`'s tasks in
-//!    `previous_standby`, most of them first, ties by client id: `i-0` is the
-//!    client that mirrored `i` most fully.
+//!    `i` are the clients, other than `i`'s own, listing more than half of
+//!    `i`'s stateful tasks in `previous_standby`, most of them first, ties by
+//!    client id: `i-0` is the client that mirrored `i` most fully. A standby
+//!    container Samza ran holds them all; a client holding a few stores left
+//!    behind by moved tasks, or the standbys of another strategy's history,
+//!    is no standby container.
 
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BTreeSet};
@@ -106,8 +109,8 @@ impl Previous {
     }
 
     /// The previous standby containers of each container: the clients other
-    /// than its own listing any of its tasks in `previous_standby`, most
-    /// first, ties by client id.
+    /// than its own listing more than half of its stateful tasks in
+    /// `previous_standby`, most first, ties by client id.
     fn mirrors(
         &self,
         state: &ClusterState,
@@ -117,6 +120,12 @@ impl Previous {
         for (slot, group) in self.groups.iter_enumerated() {
             for &r in group {
                 slot_of_rank[r] = Some(slot);
+            }
+        }
+        let mut stateful: IxVec<SlotIx, usize> = IxVec::from_elem(0, self.groups.len());
+        for (t, task) in state.task_ixs().zip(state.tasks()) {
+            if let (true, Some(slot)) = (task.stateful, slot_of_rank[rank[t]]) {
+                stateful[slot] += 1;
             }
         }
         let mut count: BTreeMap<(SlotIx, ClientIx), usize> = BTreeMap::new();
@@ -132,7 +141,9 @@ impl Previous {
         let mut ranked: IxVec<SlotIx, Vec<(Reverse<usize>, ClientIx)>> =
             IxVec::from_elem(Vec::new(), self.groups.len());
         for ((slot, c), n) in count {
-            ranked[slot].push((Reverse(n), c));
+            if 2 * n > stateful[slot] {
+                ranked[slot].push((Reverse(n), c));
+            }
         }
         ranked
             .into_iter()

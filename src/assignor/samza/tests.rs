@@ -234,6 +234,24 @@ fn departed_containers_are_recognised_by_their_standby_containers() {
     );
 }
 
+#[test]
+fn a_standby_container_mirrors_more_than_half_of_its_container() {
+    // a ran 0_0..0_3; b mirrored it (all four), c keeps one store left
+    // behind (0_0), d two of four (not more than half).
+    let ids = ["0_0", "0_1", "0_2", "0_3"];
+    let all = ids.map(tid);
+    let clients = vec![
+        Client::new("a", 1).with_previous_active(all),
+        Client::new("b", 1).with_previous_standby(all),
+        Client::new("c", 1).with_previous_standby([tid("0_0")]),
+        Client::new("d", 1).with_previous_standby([tid("0_0"), tid("0_1")]),
+    ];
+    let s = state(&ids, &[], clients);
+    let (_, rank) = ranks(&s);
+    let p = Previous::derive(&s, &rank);
+    assert_eq!(raw_groups_of(&p.standbys), vec![vec![1]]);
+}
+
 fn sites(hosts: &[&'static str]) -> Hosts<'static> {
     Hosts {
         sites: hosts
