@@ -142,7 +142,7 @@ use previous::Previous;
 /// before it.
 /// ```
 /// use smoothscale::assignor::samza::Samza;
-/// use smoothscale::{Assignor, AssignmentConfig, Client, ClusterState, Task, TaskId};
+/// use smoothscale::{Assignor, AssignmentConfig, Client, ClientId, ClusterState, Task, TaskId};
 ///
 /// let tasks = (0..6).map(|p| Task::stateful(TaskId::new(0, p), 1_000)).collect();
 /// let clients = ["a", "b", "c"].map(|id| Client::new(id, 1)).to_vec();
@@ -150,7 +150,8 @@ use previous::Previous;
 /// let state = ClusterState::new(config, tasks, clients).unwrap();
 /// let plan = Samza.assign(&state).unwrap();
 /// assert!(plan.clients.values().all(|c| c.active.len() == 2 && c.standby.len() == 2));
-/// assert_eq!(plan.clients["b"].standby, plan.clients["a"].active);
+/// let (a, b) = (ClientId::from("a"), ClientId::from("b"));
+/// assert_eq!(plan.clients[&b].standby, plan.clients[&a].active);
 /// ```
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Samza;
