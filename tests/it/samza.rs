@@ -808,7 +808,7 @@ fn host_of(state: &ClusterState, id: &ClientId) -> (Option<String>, Option<Strin
 }
 
 /// Every task's replicas (active and standbys) sit on pairwise different
-/// hosts (a client without a host is its own), and, with fault domains on,
+/// clients and hosts (a client without a host is its own), and, with fault domains on,
 /// on different racks where both clients state one.
 fn assert_families_apart(state: &ClusterState, plan: &Plan) -> Result<(), TestCaseError> {
     let domains = !state.config().rack_aware_assignment_tags.is_empty();
@@ -821,6 +821,7 @@ fn assert_families_apart(state: &ClusterState, plan: &Plan) -> Result<(), TestCa
     for (t, hs) in holders {
         for (i, a) in hs.iter().enumerate() {
             for b in &hs[i + 1..] {
+                prop_assert!(a != b, "task {} twice on {}", t, a);
                 let ((ha, ra), (hb, rb)) = (host_of(state, a), host_of(state, b));
                 prop_assert!(
                     ha.is_none() || ha != hb,
