@@ -7,8 +7,9 @@
 //! sharing a host (or a stated rack) with their active.
 //!
 //! Samza's `Partition p` names become tasks `0_p`: both sort as strings the
-//! same way (`0_10` before `0_2`). Each client is one container; a client
-//! "before" lists the tasks its container ran (its `previous_active`).
+//! same way (`0_10` before `0_2`). Each client runs one active container
+//! (and standby containers of others); a client "before" lists the tasks its
+//! active container ran (its `previous_active`).
 //!
 //! Cases: `SMOOTHSCALE_PROPTEST_CASES` (default 256), failures not persisted.
 
@@ -346,36 +347,158 @@ fn s1_scale_out_three_to_four_moves_two_tasks_to_the_new_client() {
     assert_eq!(moved, 2);
 }
 
-#[test]
-fn s1_node_loss_fails_over_to_the_standby_container() {
-    // R = 2, four clients: slots 0, 1 active on a, b; their standby
-    // containers on c, d. a dies, e joins.
-    let (slot0, slot1) = (parts(&[0, 2]), parts(&[1, 3]));
-    let clients = vec![
-        on_host("b", "hb").with_previous_active(slot1.iter().copied()),
-        on_host("c", "hc").with_previous_standby(slot0.iter().copied()),
-        on_host("d", "hd").with_previous_standby(slot1.iter().copied()),
-        on_host("e", "he"),
-    ];
-    let s = state(standbys(1), partitions(4), clients);
+/// The worked layout of docs/algorithms.md#samza-worked-examples: four
+/// clients on hosts of their own, tasks `0_0..0_7`, one standby. Round robin
+/// gives containers 0 {0, 4}, 1 {1, 5}, 2 {2, 6}, 3 {3, 7}, one per client;
+/// each standby container `i-0` goes to the least-loaded client apart from
+/// `i`'s, ties by the next client in id order: a → b → c → d → a.
+fn four_clients_eight_tasks() -> (ClusterState, Plan) {
+    let clients = ["a", "b", "c", "d"].map(|id| Client::new(id, 1)).to_vec();
+    let s = state(standbys(1), partitions(8), clients);
     let plan = samza(&s);
+    (s, plan)
+}
+
+#[test]
+fn every_client_runs_an_active_container_and_a_standby_container() {
+    let (_, plan) = four_clients_eight_tasks();
+    let case = "4 clients, 8 tasks, 1 standby";
     assert_actives(
         &plan,
-        &[("b", slot1.clone()), ("c", slot0.clone())],
-        "worked example: node loss",
+        &[
+            ("a", parts(&[0, 4])),
+            ("b", parts(&[1, 5])),
+            ("c", parts(&[2, 6])),
+            ("d", parts(&[3, 7])),
+        ],
+        case,
     );
     assert_standbys(
         &plan,
-        &[("d", slot1), ("e", slot0)],
-        "worked example: node loss",
+        &[
+            ("b", parts(&[0, 4])),
+            ("c", parts(&[1, 5])),
+            ("d", parts(&[2, 6])),
+            ("a", parts(&[3, 7])),
+        ],
+        case,
     );
     assert!(plan.diagnostics.is_empty(), "{:?}", plan.diagnostics);
 }
 
 #[test]
-fn first_run_with_standbys_mirrors_containers_on_other_hosts() {
-    // c shares a's host: slot 0's standby container skips it for d, and c
-    // mirrors slot 1 (on b's host h2) instead.
+fn scale_out_moves_the_fewest_tasks_and_keeps_the_standby_containers() {
+    // e and f join: N = 6, quotas [2, 2, 1, 1, 1, 1]; containers 2 and 3
+    // spill 0_6 and 0_7 into the new containers 4 (e) and 5 (f): 2 moves.
+    // Standby containers 0-0..3-0 stay on b, c, d, a; 4-0 and 5-0 go to the
+    // least-loaded clients apart from their actives: f and e.
+    let (first, before) = four_clients_eight_tasks();
+    let mut clients = after(&first, &before);
+    clients.extend([Client::new("e", 1), Client::new("f", 1)]);
+    let s = state(standbys(1), partitions(8), clients);
+    let plan = samza(&s);
+    let case = "scale-out 4 → 6";
+    assert_actives(
+        &plan,
+        &[
+            ("a", parts(&[0, 4])),
+            ("b", parts(&[1, 5])),
+            ("c", parts(&[2])),
+            ("d", parts(&[3])),
+            ("e", parts(&[6])),
+            ("f", parts(&[7])),
+        ],
+        case,
+    );
+    assert_standbys(
+        &plan,
+        &[
+            ("b", parts(&[0, 4])),
+            ("c", parts(&[1, 5])),
+            ("d", parts(&[2])),
+            ("a", parts(&[3])),
+            ("f", parts(&[6])),
+            ("e", parts(&[7])),
+        ],
+        case,
+    );
+}
+
+#[test]
+fn scale_in_moves_only_the_departed_tasks() {
+    // d leaves: N = 3, quotas [3, 3, 2]. d's container {3, 7} is known by
+    // its standby container on a and becomes container 3 (quota 0); it
+    // spills 0_7, then 0_3, into containers 0 (a) and 1 (b): 2 moves, and
+    // 0_7 lands where its standby was. 0-0 and 1-0 stay on b and c; 2-0 lost
+    // its client (d) and goes to a, the least-loaded client apart from c.
+    let (first, before) = four_clients_eight_tasks();
+    let clients = after(&first, &before)
+        .into_iter()
+        .filter(|c| c.id.as_str() != "d")
+        .collect();
+    let s = state(standbys(1), partitions(8), clients);
+    let plan = samza(&s);
+    let case = "scale-in 4 → 3";
+    assert_actives(
+        &plan,
+        &[
+            ("a", parts(&[0, 4, 7])),
+            ("b", parts(&[1, 3, 5])),
+            ("c", parts(&[2, 6])),
+        ],
+        case,
+    );
+    assert_standbys(
+        &plan,
+        &[
+            ("b", parts(&[0, 4, 7])),
+            ("c", parts(&[1, 3, 5])),
+            ("a", parts(&[2, 6])),
+        ],
+        case,
+    );
+}
+
+#[test]
+fn node_loss_fails_over_to_the_standby_container() {
+    // a dies and e joins: the count stays 4. Live containers b, c, d are
+    // 0, 1, 2; a's container {0, 4}, known by its standby container on b,
+    // is 3 and fails over to b, which then runs two active containers, as
+    // Samza's failover does. 0-0 and 1-0 stay on c and d; 2-0 (its client
+    // a is gone) and the displaced 3-0 go to e, the least-loaded client.
+    let (first, before) = four_clients_eight_tasks();
+    let mut clients: Vec<Client> = after(&first, &before)
+        .into_iter()
+        .filter(|c| c.id.as_str() != "a")
+        .collect();
+    clients.push(Client::new("e", 1));
+    let s = state(standbys(1), partitions(8), clients);
+    let plan = samza(&s);
+    let case = "node loss";
+    assert_actives(
+        &plan,
+        &[
+            ("b", parts(&[0, 1, 4, 5])),
+            ("c", parts(&[2, 6])),
+            ("d", parts(&[3, 7])),
+        ],
+        case,
+    );
+    assert_standbys(
+        &plan,
+        &[
+            ("c", parts(&[1, 5])),
+            ("d", parts(&[2, 6])),
+            ("e", parts(&[0, 3, 4, 7])),
+        ],
+        case,
+    );
+    assert!(plan.diagnostics.is_empty(), "{:?}", plan.diagnostics);
+}
+
+#[test]
+fn a_standby_container_skips_a_client_on_its_active_host() {
+    // c shares a's host h1: 0-0 skips it for b; the rest follow the cycle.
     let clients = vec![
         on_host("a", "h1"),
         on_host("b", "h2"),
@@ -384,43 +507,84 @@ fn first_run_with_standbys_mirrors_containers_on_other_hosts() {
     ];
     let s = state(standbys(1), partitions(4), clients);
     let plan = samza(&s);
+    let case = "shared host";
     assert_actives(
         &plan,
-        &[("a", parts(&[0, 2])), ("b", parts(&[1, 3]))],
-        "first run",
+        &[
+            ("a", parts(&[0])),
+            ("b", parts(&[1])),
+            ("c", parts(&[2])),
+            ("d", parts(&[3])),
+        ],
+        case,
     );
     assert_standbys(
         &plan,
-        &[("d", parts(&[0, 2])), ("c", parts(&[1, 3]))],
-        "first run",
+        &[
+            ("b", parts(&[0])),
+            ("c", parts(&[1])),
+            ("d", parts(&[2])),
+            ("a", parts(&[3])),
+        ],
+        case,
     );
 }
 
 #[test]
-fn standby_containers_avoid_the_active_rack_when_racks_are_known() {
+fn standby_containers_avoid_the_active_rack_only_with_fault_domains_on() {
     let clients = vec![
         on_host("a", "h1").with_rack("r1"),
-        on_host("b", "h2").with_rack("r2"),
-        on_host("c", "h3").with_rack("r1"),
+        on_host("b", "h2").with_rack("r1"),
+        on_host("c", "h3").with_rack("r2"),
         on_host("d", "h4").with_rack("r2"),
     ];
-    let s = state(standbys(1), partitions(4), clients);
+    // Samza's default: fault-domain-aware standbys off, hosts only.
+    let s = state(standbys(1), partitions(4), clients.clone());
+    assert_standbys(
+        &samza(&s),
+        &[
+            ("b", parts(&[0])),
+            ("c", parts(&[1])),
+            ("d", parts(&[2])),
+            ("a", parts(&[3])),
+        ],
+        "racks, fault domains off",
+    );
+    // With rack_aware_assignment_tags set, no standby on its active's rack:
+    // 0-0 (a, r1) to c, 1-0 (b, r1) to d, 2-0 (c, r2) to a, 3-0 (d, r2) to b.
+    let config = AssignmentConfig {
+        rack_aware_assignment_tags: vec!["zone".to_string()],
+        ..standbys(1)
+    };
+    let s = state(config, partitions(4), clients);
     let plan = samza(&s);
     assert_actives(
         &plan,
-        &[("a", parts(&[0, 2])), ("b", parts(&[1, 3]))],
-        "racks",
+        &[
+            ("a", parts(&[0])),
+            ("b", parts(&[1])),
+            ("c", parts(&[2])),
+            ("d", parts(&[3])),
+        ],
+        "racks, fault domains on",
     );
     assert_standbys(
         &plan,
-        &[("d", parts(&[0, 2])), ("c", parts(&[1, 3]))],
-        "racks",
+        &[
+            ("c", parts(&[0])),
+            ("d", parts(&[1])),
+            ("a", parts(&[2])),
+            ("b", parts(&[3])),
+        ],
+        "racks, fault domains on",
     );
 }
 
 #[test]
-fn standby_containers_mirror_only_stateful_tasks_and_spares_idle() {
-    // Five clients, R = 2: two containers, their two standby containers, one spare.
+fn standby_containers_mirror_only_stateful_tasks() {
+    // Five clients, four tasks: four containers, e runs none (said). Only
+    // containers 0 {0_0} and 1 {0_1} hold a stateful task and get a standby
+    // container: 0-0 on e (fewest containers), 1-0 on c (next after b).
     let mut tasks = partitions(2);
     tasks.extend([Task::stateless(tid("1_0")), Task::stateless(tid("1_1"))]);
     let clients = ["a", "b", "c", "d", "e"]
@@ -431,14 +595,20 @@ fn standby_containers_mirror_only_stateful_tasks_and_spares_idle() {
     let plan = samza(&s);
     assert_actives(
         &plan,
-        &[("a", names(&["0_0", "1_0"])), ("b", names(&["0_1", "1_1"]))],
+        &[
+            ("a", names(&["0_0"])),
+            ("b", names(&["0_1"])),
+            ("c", names(&["1_0"])),
+            ("d", names(&["1_1"])),
+        ],
         "stateless",
     );
     assert_standbys(
         &plan,
-        &[("c", names(&["0_0"])), ("d", names(&["0_1"]))],
+        &[("e", names(&["0_0"])), ("c", names(&["0_1"]))],
         "stateless",
     );
+    assert_eq!(plan.diagnostics.len(), 1, "{:?}", plan.diagnostics);
 }
 
 #[test]
@@ -455,9 +625,10 @@ fn a_standby_container_with_no_other_host_is_left_out_and_said() {
         plan.clients.values().all(|cp| cp.standby.is_empty()),
         "{plan:?}"
     );
+    assert!(plan.clients.values().all(|cp| cp.active.len() == 1));
     assert_eq!(plan.diagnostics.len(), 1, "{:?}", plan.diagnostics);
     assert!(
-        plan.diagnostics[0].contains("0-0, 1-0"),
+        plan.diagnostics[0].contains("0-0, 1-0, 2-0, 3-0"),
         "{:?}",
         plan.diagnostics
     );
@@ -473,7 +644,7 @@ fn more_replicas_than_clients_and_fewer_tasks_than_containers_are_said() {
     let plan = samza(&s);
     assert_actives(&plan, &[("a", parts(&[0]))], "replicas");
     assert_standbys(&plan, &[("b", parts(&[0]))], "replicas");
-    assert_eq!(plan.diagnostics.len(), 1, "{:?}", plan.diagnostics);
+    assert_eq!(plan.diagnostics.len(), 2, "{:?}", plan.diagnostics);
 
     let s = state(
         AssignmentConfig::default(),
@@ -562,18 +733,36 @@ fn client_of(id: &str, spec: &Spec) -> Client {
     c
 }
 
+/// `replicas` standbys; Samza's fault-domain-aware standbys on when
+/// `domains` (through `rack_aware_assignment_tags`).
+fn config(replicas: u32, domains: bool) -> AssignmentConfig {
+    AssignmentConfig {
+        rack_aware_assignment_tags: if domains {
+            vec!["zone".to_string()]
+        } else {
+            Vec::new()
+        },
+        ..standbys(replicas)
+    }
+}
+
 /// A random cluster with a random (not necessarily Samza-made) previous
 /// assignment: owners (sometimes none, now and then a stale second one),
 /// standbys of stateful tasks, lags.
 fn any_cluster() -> impl Strategy<Value = ClusterState> {
-    (vec(1..=10u32, 1..=3), vec(spec(), 1..=10), 0..=3u32)
-        .prop_flat_map(|(subs, specs, replicas)| {
+    (
+        vec(1..=10u32, 1..=3),
+        vec(spec(), 1..=10),
+        0..=3u32,
+        proptest::bool::ANY,
+    )
+        .prop_flat_map(|(subs, specs, replicas, domains)| {
             let t: u32 = subs.iter().sum();
             let n = specs.len();
             (
                 Just(subs),
                 Just(specs),
-                Just(replicas),
+                Just(config(replicas, domains)),
                 subsequence(ID_POOL, n),
                 vec(proptest::option::of(0..n), t as usize),
                 vec(
@@ -586,7 +775,7 @@ fn any_cluster() -> impl Strategy<Value = ClusterState> {
                 vec(0..1_000u64, t as usize * n),
             )
         })
-        .prop_map(|(subs, specs, replicas, ids, owners, cells, lags)| {
+        .prop_map(|(subs, specs, config, ids, owners, cells, lags)| {
             let tasks = tasks_of(&subs);
             let mut clients: Vec<Client> = ids
                 .iter()
@@ -608,7 +797,7 @@ fn any_cluster() -> impl Strategy<Value = ClusterState> {
                     }
                 }
             }
-            state(standbys(replicas), tasks, clients)
+            state(config, tasks, clients)
         })
 }
 
@@ -619,8 +808,10 @@ fn host_of(state: &ClusterState, id: &ClientId) -> (Option<String>, Option<Strin
 }
 
 /// Every task's replicas (active and standbys) sit on pairwise different
-/// hosts, and on different racks where both clients state one.
+/// clients and hosts (a client without a host is its own), and, with fault domains on,
+/// on different racks where both clients state one.
 fn assert_families_apart(state: &ClusterState, plan: &Plan) -> Result<(), TestCaseError> {
+    let domains = !state.config().rack_aware_assignment_tags.is_empty();
     let mut holders: BTreeMap<TaskId, Vec<&ClientId>> = BTreeMap::new();
     for (id, cp) in &plan.clients {
         for &t in cp.active.iter().chain(&cp.standby) {
@@ -630,6 +821,7 @@ fn assert_families_apart(state: &ClusterState, plan: &Plan) -> Result<(), TestCa
     for (t, hs) in holders {
         for (i, a) in hs.iter().enumerate() {
             for b in &hs[i + 1..] {
+                prop_assert!(a != b, "task {} twice on {}", t, a);
                 let ((ha, ra), (hb, rb)) = (host_of(state, a), host_of(state, b));
                 prop_assert!(
                     ha.is_none() || ha != hb,
@@ -640,7 +832,7 @@ fn assert_families_apart(state: &ClusterState, plan: &Plan) -> Result<(), TestCa
                     ha
                 );
                 prop_assert!(
-                    ra.is_none() || ra != rb,
+                    !domains || ra.is_none() || ra != rb,
                     "task {} on {} and {} of rack {:?}",
                     t,
                     a,
@@ -769,9 +961,26 @@ proptest! {
             .map(|(id, cp)| (ClientId::new(format!("x-{id}")), cp.clone()))
             .collect();
         prop_assert_eq!(&samza(&renamed).clients, &expected, "renaming changed the plan");
-        // The plan fed back as the previous assignment is kept.
-        let again = state(s.config().clone(), s.tasks().to_vec(), after(&s, &plan));
-        prop_assert_eq!(&samza(&again).clients, &plan.clients, "the next run changed the plan");
+        // Every client runs an active container (N = min(C, T) of them) unless
+        // a departed container failed over onto a client running one, which
+        // needs a task without a live previous owner.
+        let running = plan.clients.values().filter(|cp| !cp.active.is_empty()).count();
+        let containers = s.clients().len().min(s.tasks().len());
+        let ownerless = s
+            .tasks()
+            .iter()
+            .any(|t| s.clients().iter().all(|c| !c.previous_active.contains(&t.id)));
+        prop_assert!(
+            running == containers || ownerless,
+            "{} clients run actives, {} containers", running, containers
+        );
+        // The plan fed back as the previous assignment is kept, when no client
+        // runs two active containers (two read back as one: the model keeps
+        // no container ids).
+        if running == containers {
+            let again = state(s.config().clone(), s.tasks().to_vec(), after(&s, &plan));
+            prop_assert_eq!(&samza(&again).clients, &plan.clients, "the next run changed the plan");
+        }
         prop_assert!(plan.clients.values().all(|cp| cp.warmup.is_empty()));
         prop_assert_eq!(plan.followup_rebalance_ms, None);
         assert_families_apart(&s, &plan)?;
@@ -782,6 +991,50 @@ proptest! {
                 prop_assert!(n <= wanted, "task {} has {} standbys, wanted {}", t, n, wanted);
             }
         }
+        // On hosts of their own and without shared fault domains, every
+        // stateful task has min(num_standby_replicas, C − 1) standbys.
+        let hosts: BTreeSet<&String> = s.clients().iter().filter_map(|c| c.host.as_ref()).collect();
+        let racks: BTreeSet<&String> = s.clients().iter().filter_map(|c| c.rack.as_ref()).collect();
+        let stated_racks = s.clients().iter().filter(|c| c.rack.is_some()).count();
+        let apart = hosts.len() == s.clients().iter().filter(|c| c.host.is_some()).count()
+            && (s.config().rack_aware_assignment_tags.is_empty() || racks.len() == stated_racks);
+        if apart {
+            let expected = wanted.min(s.clients().len().saturating_sub(1));
+            for t in s.tasks().iter().filter(|t| t.stateful) {
+                let n = plan.clients.values().filter(|c| c.standby.contains(&t.id)).count();
+                prop_assert_eq!(n, expected, "standbys of {}", t.id);
+            }
+        }
+    }
+
+    /// A fresh start with at least as many tasks as clients: every client
+    /// runs an active container of ⌊T/C⌋ or ⌈T/C⌉ tasks, and no standby
+    /// shares a host (or, with fault domains on, a stated rack) with a copy
+    /// of its task.
+    #[test]
+    fn samza_runs_actives_on_every_client(
+        (subs, specs, replicas, domains, ids) in (vec(1..=10u32, 1..=3), vec(spec(), 1..=10), 0..=3u32, proptest::bool::ANY)
+            .prop_flat_map(|(subs, specs, replicas, domains)| {
+                let n = specs.len();
+                (Just(subs), Just(specs), Just(replicas), Just(domains), subsequence(ID_POOL, n))
+            })
+    ) {
+        let tasks = tasks_of(&subs);
+        // At most as many clients as tasks.
+        let clients: Vec<Client> = specs
+            .iter()
+            .zip(&ids)
+            .take(tasks.len())
+            .map(|(sp, id)| client_of(id, sp))
+            .collect();
+        let s = state(config(replicas, domains), tasks, clients);
+        let plan = samza(&s);
+        let (t, c) = (s.tasks().len(), s.clients().len());
+        for (id, cp) in &plan.clients {
+            let n = cp.active.len();
+            prop_assert!(n == t / c || n == t.div_ceil(c), "{} runs {} actives of {} over {}", id, n, t, c);
+        }
+        assert_families_apart(&s, &plan)?;
     }
 
     /// When only the container count changes, the moved tasks are exactly

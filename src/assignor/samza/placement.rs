@@ -1,36 +1,44 @@
-//! Level 2: slots → clients, Samza's allocator with host affinity and the
-//! standby constraint (`ContainerProcessManager`'s preferred-host requests
-//! and SEP-19's `StandbyContainerManager`; `docs/algorithms.md`, *Samza: host
-//! affinity* and *Samza: standby containers*).
+//! Level 2: containers → clients, Samza's allocator with host affinity and
+//! the standby constraint (`ContainerProcessManager`'s preferred-host
+//! requests and SEP-19's `StandbyContainerManager`; `docs/algorithms.md`,
+//! *Samza: host affinity* and *Samza: standby containers*).
 //!
-//! One slot per client. Active slot `i` and its standby slots `(i, 0)`,
-//! `(i, 1)`, … (none when `i` holds no stateful task: there is nothing to
-//! mirror) form a *family*: no two of them may sit on one host, nor on one
-//! rack when both clients state a rack (Samza's fault-domain-aware standby).
+//! A client is a host resource that can run several containers. Active
+//! container `i` and its standby containers `i-0`, `i-1`, … (none when `i`
+//! holds no stateful task: there is nothing to mirror) form a *family*
+//! ([`ContainerId`]): no two of them may run on one host, nor, when fault
+//! domains are on ([`Hosts::fault_domains`]), on one rack where both clients
+//! state a rack. Containers of different families hold different tasks and
+//! may share a client.
 //!
-//! 1. Preferred hosts, actives by slot: slot `i` goes back to its previous
-//!    client if it is free and fits; else (the container was lost) it fails
-//!    over to the previous client of its first standby slot that is free and
-//!    fits, and that standby slot is *displaced*.
-//! 2. Preferred hosts, standbys by `(i, r)`: every slot not displaced goes
-//!    back to its previous client if it is free and fits.
-//! 3. Any host, actives by slot, then standbys by `(i, r)`: the first free
-//!    client by id that fits (Samza takes whatever resource the cluster
-//!    manager hands out; client id order stands in for it).
+//! 1. **Preferred hosts, actives** by id: container `i` goes back to the
+//!    client that ran it. A container whose client is gone fails over to the
+//!    client of its first previous standby container (`i-0` if known),
+//!    whatever else that client runs, and that standby container is
+//!    *displaced*.
+//! 2. **Preferred hosts, standbys** by `(i, r)`: every standby container not
+//!    displaced goes back to its previous client if no member of its family
+//!    already bound clashes with it.
+//! 3. **Any host, actives** by id: the client running the fewest active
+//!    containers, then the fewest containers, then the lowest id.
+//! 4. **Any host, standbys**, every `i-0` by `i`, then every `i-1`, and so
+//!    on: of the clients no bound member of the family clashes with, the one
+//!    running the fewest containers, ties by the client that follows the
+//!    active's client soonest in id order (cyclically), so a fresh layout on
+//!    separate hosts puts `i-0` on the next client after `i`'s, `i-1` on the
+//!    one after, and so on. With no such client the
+//!    standby container stays unplaced and a note names it (Samza's request
+//!    would keep waiting).
 //!
-//! Actives are served before standbys in every pass, as Samza's allocator
-//! orders active requests first, so no standby can take the client an active
-//! needs. With at most one family's worth of clients per active slot
-//! (`slots × (R + 1) ≤ clients`, R the most standby slots of a family, or a
-//! single active slot), step 1 or 3 always binds every active slot: a slot
-//! left for step 3 has no family member bound yet (had one a previous
-//! client, step 1 would have failed over to it), and the other families hold
-//! at most `(slots − 1) × (R + 1)` clients. A defensive fallback still covers
-//! any other input (see [`bind`]).
+//! Actives are served before standbys, as Samza's allocator orders active
+//! requests first. Steps 3 and 4 stand in for the resources the cluster
+//! manager hands out: Samza takes whatever host comes; the least-loaded
+//! client is the deterministic choice of a manager that spreads containers.
 
 use crate::model::ix::positions;
 use crate::model::{ClientIx, ClusterState, IxVec};
 
+use super::container::ContainerId;
 use super::positions::SlotIx;
 
 /// The host a client runs on: its stated host, or, without one, a host of its
@@ -51,40 +59,55 @@ pub(super) struct Site<'a> {
     pub rack: Option<&'a str>,
 }
 
-/// The site of every client.
-pub(super) type Sites<'a> = IxVec<ClientIx, Site<'a>>;
-
-impl<'a> Site<'a> {
+/// Where every client runs, and whether racks separate families.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct Hosts<'a> {
     /// The site of every client.
-    pub(super) fn of(state: &'a ClusterState) -> Sites<'a> {
-        state
+    pub sites: IxVec<ClientIx, Site<'a>>,
+    /// Samza's opt-in `cluster-manager.fault-domain-aware.standby.enabled`:
+    /// no two members of a family on one rack either.
+    pub fault_domains: bool,
+}
+
+impl<'a> Hosts<'a> {
+    /// The sites of the clients of `state`; fault domains are on when the
+    /// configuration asks for standbys spread over failure domains
+    /// (`rack_aware_assignment_tags` is not empty).
+    pub(super) fn of(state: &'a ClusterState) -> Hosts<'a> {
+        let sites = state
             .client_ixs()
             .zip(state.clients())
             .map(|(c, client)| Site {
                 host: client.host.as_deref().map_or(Host::Own(c), Host::Named),
                 rack: client.rack.as_deref(),
             })
-            .collect()
+            .collect();
+        Hosts {
+            sites,
+            fault_domains: !state.config().rack_aware_assignment_tags.is_empty(),
+        }
     }
 
-    /// Whether two members of one family may not sit on these two sites.
-    pub(super) fn clashes(&self, other: &Site<'_>) -> bool {
-        self.host == other.host || (self.rack.is_some() && self.rack == other.rack)
+    /// Whether two members of one family may not run on clients `a` and `b`.
+    pub(super) fn clash(&self, a: ClientIx, b: ClientIx) -> bool {
+        let (a, b) = (&self.sites[a], &self.sites[b]);
+        a.host == b.host || (self.fault_domains && a.rack.is_some() && a.rack == b.rack)
     }
 }
 
-/// What to bind: the slot counts and every slot's previous client.
+/// What to bind: the container counts and every container's previous client.
 #[derive(Debug, Clone, Default)]
 pub(super) struct Request {
-    /// Active slots.
+    /// Active containers `0..slots`.
     pub slots: usize,
-    /// Standby slots of each active slot (`slots` entries).
+    /// Standby containers of each active container (`slots` entries).
     pub replicas: IxVec<SlotIx, usize>,
-    /// Previous client of each active slot (`slots` entries).
+    /// Previous client of each active container (`slots` entries); `None`
+    /// for a new container or one whose client is gone.
     pub active: IxVec<SlotIx, Option<ClientIx>>,
-    /// Previous clients of the standby slots of each active slot: entry `r`
-    /// of `standby[i]` is that of `(i, r)`; entries from `replicas[i]` on
-    /// are ignored.
+    /// Previous clients of the standby containers of each active container:
+    /// entry `r` of `standby[i]` is that of `i-r`; entries from
+    /// `replicas[i]` on are ignored.
     pub standby: IxVec<SlotIx, Vec<ClientIx>>,
 }
 
@@ -106,125 +129,147 @@ impl Request {
     }
 }
 
-/// The clients the slots were bound to.
+/// The clients the containers were bound to.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(super) struct Layout {
-    /// Client of each active slot.
+    /// Client of each active container.
     pub active: IxVec<SlotIx, ClientIx>,
-    /// Client of each standby slot `(i, r)`; `None` when no client fits.
+    /// Client of each standby container `i-r`; `None` when none fits.
     pub standby: IxVec<SlotIx, Vec<Option<ClientIx>>>,
     /// What could not be done, for the plan's diagnostics.
     pub notes: Vec<String>,
 }
 
+impl Layout {
+    /// Every placed container and its client: active containers by id, then
+    /// standby containers by `(i, r)`.
+    pub(super) fn containers(&self) -> impl Iterator<Item = (ContainerId, ClientIx)> + '_ {
+        let actives = self
+            .active
+            .iter_enumerated()
+            .map(|(i, &c)| (ContainerId::active(i), c));
+        let standbys = self.standby.iter_enumerated().flat_map(|(i, s)| {
+            s.iter()
+                .enumerate()
+                .filter_map(move |(r, c)| c.map(|c| (ContainerId::standby(i, r), c)))
+        });
+        actives.chain(standbys)
+    }
+}
+
 /// The binding under way.
 struct Binder<'s> {
-    sites: &'s Sites<'s>,
-    taken: IxVec<ClientIx, bool>,
+    hosts: &'s Hosts<'s>,
+    /// Active containers per client.
+    actives: IxVec<ClientIx, usize>,
+    /// Containers (active and standby) per client.
+    containers: IxVec<ClientIx, usize>,
     active: IxVec<SlotIx, Option<ClientIx>>,
     standby: IxVec<SlotIx, Vec<Option<ClientIx>>>,
 }
 
 impl Binder<'_> {
-    /// Whether client `c` is free and clashes with no bound member of family `i`.
+    /// Whether no bound member of family `i` clashes with client `c`.
     fn fits(&self, i: SlotIx, c: ClientIx) -> bool {
         let mut family = self.active[i]
             .into_iter()
             .chain(self.standby[i].iter().flatten().copied());
-        !self.taken[c] && family.all(|b| !self.sites[b].clashes(&self.sites[c]))
+        family.all(|b| !self.hosts.clash(b, c))
     }
 
-    fn first_fit(&self, i: SlotIx) -> Option<ClientIx> {
-        self.sites.indices().find(|&c| self.fits(i, c))
+    fn bind(&mut self, id: ContainerId, c: ClientIx) {
+        match id.standby {
+            None => {
+                self.active[id.slot] = Some(c);
+                self.actives[c] += 1;
+            }
+            Some(r) => self.standby[id.slot][r] = Some(c),
+        }
+        self.containers[c] += 1;
     }
 
-    fn bind_active(&mut self, i: SlotIx, c: ClientIx) {
-        self.active[i] = Some(c);
-        self.taken[c] = true;
+    /// Step 3's client: the fewest actives, the fewest containers, the lowest id.
+    fn least_loaded(&self) -> Option<ClientIx> {
+        self.hosts
+            .sites
+            .indices()
+            .min_by_key(|&c| (self.actives[c], self.containers[c], c))
     }
 
-    fn bind_standby(&mut self, i: SlotIx, r: usize, c: ClientIx) {
-        self.standby[i][r] = Some(c);
-        self.taken[c] = true;
+    /// Step 4's client for a standby container of family `i`.
+    fn least_loaded_apart(&self, i: SlotIx) -> Option<ClientIx> {
+        let n = self.hosts.sites.len();
+        let from = self.active[i].map_or(0, ClientIx::index);
+        self.hosts
+            .sites
+            .indices()
+            .filter(|&c| self.fits(i, c))
+            .min_by_key(|&c| (self.containers[c], (c.index() + n - from) % n))
     }
 }
 
-/// Binds every slot of `request` to a client of `sites` (see the module doc).
-///
-/// Fallback, for an active slot no free client fits (unreachable when
-/// `slots × (R + 1) ≤ clients` or `slots == 1`, see the module doc): the
-/// first free client by id, ignoring hosts and racks; if none is free, the
-/// first client by id holding no standby slot of its family, which then runs
-/// two containers; if every client holds one, the first client by id, whose
-/// standby slot is released. Each use is noted. Needs at least one client
-/// when `slots > 0`.
-pub(super) fn bind(sites: &Sites<'_>, request: &Request) -> Layout {
+/// Binds every container of `request` to a client of `hosts` (see the module
+/// doc). Every active container gets a client when there is one.
+pub(super) fn bind(hosts: &Hosts<'_>, request: &Request) -> Layout {
     let n = request.slots;
+    let clients = hosts.sites.len();
     let mut b = Binder {
-        sites,
-        taken: IxVec::from_elem(false, sites.len()),
+        hosts,
+        actives: IxVec::from_elem(0, clients),
+        containers: IxVec::from_elem(0, clients),
         active: IxVec::from_elem(None, n),
         standby: positions::<SlotIx>(n)
             .map(|i| vec![None; request.replicas(i)])
             .collect(),
     };
-    let mut notes = Vec::new();
     let displaced = bind_preferred_actives(&mut b, request);
     bind_preferred_standbys(&mut b, request, &displaced);
-    // 3. Any host, actives (with the fallback), then standbys.
     for i in positions::<SlotIx>(n) {
-        if b.active[i].is_some() {
-            continue;
+        if b.active[i].is_none() {
+            if let Some(c) = b.least_loaded() {
+                b.bind(ContainerId::active(i), c);
+            }
         }
-        if let Some(c) = b.first_fit(i) {
-            b.bind_active(i, c);
-            continue;
-        }
-        fallback(&mut b, i, &mut notes);
     }
     let mut unbound = Vec::new();
-    for i in positions::<SlotIx>(n) {
-        for r in 0..request.replicas(i) {
+    let most = request.replicas.iter().copied().max().unwrap_or(0);
+    for r in 0..most {
+        for i in positions::<SlotIx>(n).filter(|&i| r < request.replicas(i)) {
             if b.standby[i][r].is_some() {
                 continue;
             }
-            match b.first_fit(i) {
-                Some(c) => b.bind_standby(i, r, c),
-                None => unbound.push(format!("{}-{r}", i.index())),
+            match b.least_loaded_apart(i) {
+                Some(c) => b.bind(ContainerId::standby(i, r), c),
+                None => unbound.push(ContainerId::standby(i, r).to_string()),
             }
         }
     }
-    notes.extend(unbound_note(&unbound));
     Layout {
-        // Every active slot is bound when there is a client (see `fallback`).
+        // Step 3 binds every active container when there is a client.
         active: b
             .active
             .iter()
             .map(|c| c.unwrap_or(ClientIx::from_position(0)))
             .collect(),
         standby: b.standby,
-        notes,
+        notes: unbound_note(&unbound).into_iter().collect(),
     }
 }
 
-/// Step 1, preferred hosts, actives; failover to a standby's client, whose
-/// standby slot is then displaced. Returns the displaced standby slot of
-/// each active slot.
+/// Step 1, preferred hosts, actives; failover to the client of the first
+/// previous standby container, which is then displaced. Returns the
+/// displaced standby container of each active container.
 fn bind_preferred_actives(b: &mut Binder<'_>, request: &Request) -> IxVec<SlotIx, Option<usize>> {
     let mut displaced = IxVec::from_elem(None, request.slots);
     for i in positions::<SlotIx>(request.slots) {
         if let Some(p) = request.preferred_active(i) {
-            if b.fits(i, p) {
-                b.bind_active(i, p);
-                continue;
-            }
+            b.bind(ContainerId::active(i), p);
+            continue;
         }
-        let failover = (0..request.replicas(i)).find_map(|r| {
-            let c = request.preferred_standby(i, r)?;
-            b.fits(i, c).then_some((r, c))
-        });
+        let failover =
+            (0..request.replicas(i)).find_map(|r| request.preferred_standby(i, r).map(|c| (r, c)));
         if let Some((r, c)) = failover {
-            b.bind_active(i, c);
+            b.bind(ContainerId::active(i), c);
             displaced[i] = Some(r);
         }
     }
@@ -241,14 +286,14 @@ fn bind_preferred_standbys(
         for r in (0..request.replicas(i)).filter(|&r| *moved != Some(r)) {
             if let Some(c) = request.preferred_standby(i, r) {
                 if b.fits(i, c) {
-                    b.bind_standby(i, r, c);
+                    b.bind(ContainerId::standby(i, r), c);
                 }
             }
         }
     }
 }
 
-/// The diagnostic naming the `unbound` standby slots, if any.
+/// The diagnostic naming the `unbound` standby containers, if any.
 fn unbound_note(unbound: &[String]) -> Option<String> {
     if unbound.is_empty() {
         return None;
@@ -260,38 +305,7 @@ fn unbound_note(unbound: &[String]) -> Option<String> {
         list.push_str(&format!(" and {more} more"));
     }
     Some(format!(
-        "{} standby container(s) left without a client ({list}): no free client on a host (and rack) apart from the rest of their family; their stateful tasks have fewer standbys",
+        "{} standby container(s) left without a client ({list}): no client on a host (and rack) apart from the rest of their family; their stateful tasks have fewer standbys",
         unbound.len()
     ))
-}
-
-/// Binds active slot `i`, which no free client fits (see [`bind`]).
-fn fallback(b: &mut Binder<'_>, i: SlotIx, notes: &mut Vec<String>) {
-    let n = i.index();
-    if let Some(c) = b.sites.indices().find(|&c| !b.taken[c]) {
-        b.bind_active(i, c);
-        notes.push(format!(
-            "active container {n} shares a host or rack with its standby container(s): no free client apart from them"
-        ));
-        return;
-    }
-    let holds_family_standby = |b: &Binder<'_>, c: ClientIx| b.standby[i].contains(&Some(c));
-    if let Some(c) = b.sites.indices().find(|&c| !holds_family_standby(b, c)) {
-        b.active[i] = Some(c);
-        notes.push(format!(
-            "active container {n} shares a client with another container: every client is taken"
-        ));
-        return;
-    }
-    if let Some(first) = b.sites.indices().next() {
-        for slot in b.standby[i].iter_mut() {
-            if *slot == Some(first) {
-                *slot = None;
-            }
-        }
-        b.active[i] = Some(first);
-        notes.push(format!(
-            "active container {n} took the client of one of its standby containers: every client holds one"
-        ));
-    }
 }

@@ -1,33 +1,39 @@
-//! The previous slot layout, derived from the previous assignment.
+//! The previous container layout, derived from the previous assignment.
 //!
 //! Samza persists its task → container mapping and each container's host;
 //! the model carries neither, only what every live client ran before. This
 //! module rebuilds, each run, the grouping Samza would read back and the
-//! previous client of every active and standby slot:
+//! previous client of every active and standby container:
 //!
 //! 1. **Owner.** A task's previous owner is the first client by id listing it
 //!    in `previous_active` (a stale second owner is ignored).
-//! 2. **Live groups.** Every client owning at least one task is a previous
-//!    *active container*; its tasks are one group.
+//! 2. **Live groups.** The tasks a live client owns are one previous active
+//!    container (a client that ran two containers, after a failover, reads
+//!    back as one: the model keeps no container ids).
 //! 3. **Departed containers.** A task without a live owner ran on a client
-//!    that is gone (or is new: the model cannot tell the two apart). A client
-//!    owning nothing but listing `previous_standby` tasks is a previous
-//!    *standby container*; the ownerless tasks it kept standbys of are the
-//!    stateful part of the departed container it mirrored, so they form one
-//!    group, keyed by the first such standby container by id that holds them.
-//!    The remaining ownerless tasks (stateless ones, those without any
-//!    standby, new ones) form one last group.
-//! 4. **Slot ids.** Live groups come first, largest first, ties by client id;
-//!    then the departed groups keyed by a standby container, largest first,
-//!    ties by that client's id; then the last group. Samza's own groupings
-//!    always have sizes non-increasing in the container id (the extra tasks
-//!    sit on the lowest ids), so this recovers the size profile of Samza's
-//!    persisted numbering and with it Samza's move count; it also puts the
-//!    departed groups, which have no client to keep them, where a shrinking
-//!    count empties slots first.
-//! 5. **Standby slots.** Each previous standby container mirrors the derived
-//!    slot that holds most of its standby tasks (ties: the lowest slot); the
-//!    containers mirroring one slot are its standby slots `0, 1, …` by client id.
+//!    that is gone (or is new: the model cannot tell the two apart). Its
+//!    *holders* are the clients listing it in `previous_standby` (standby
+//!    containers, and stores left on disk). Each such task joins the group of
+//!    its holder that holds the most ownerless tasks (ties: the lowest id):
+//!    the standby container of a departed container holds all its stateful
+//!    tasks, so it outweighs a store left behind. The remaining ownerless
+//!    tasks (stateless ones, those without any holder, new ones) form one
+//!    last group.
+//! 4. **Container ids.** Live groups come first, largest first, ties by client
+//!    id; then the departed groups keyed by a holder, largest first, ties by
+//!    that client's id; then the last group. Samza's own groupings always
+//!    have sizes non-increasing in the container id (the extra tasks sit on
+//!    the lowest ids), so this recovers the size profile of Samza's persisted
+//!    numbering and with it Samza's move count; it also puts the departed
+//!    groups, which have no client to keep them, where a shrinking count
+//!    empties containers first.
+//! 5. **Standby containers.** The previous standby containers of container
+//!    `i` are the clients, other than `i`'s own, listing more than half of
+//!    `i`'s stateful tasks in `previous_standby`, most of them first, ties by
+//!    client id: `i-0` is the client that mirrored `i` most fully. A standby
+//!    container Samza ran holds them all; a client holding a few stores left
+//!    behind by moved tasks, or the standbys of another strategy's history,
+//!    is no standby container.
 
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BTreeSet};
@@ -37,14 +43,15 @@ use crate::model::{ClientIx, ClusterState, IxVec, TaskId, TaskIx};
 use super::grouping::Groups;
 use super::positions::{Rank, SlotIx};
 
-/// The previous grouping, in derived slot order.
+/// The previous grouping, in derived container id order.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(super) struct Previous {
-    /// Task ranks of each previous slot, ascending; never empty.
+    /// Task ranks of each previous container, ascending; never empty.
     pub groups: Groups,
-    /// The live client that ran each slot; `None` for a departed container.
+    /// The live client that ran each container; `None` for a departed one.
     pub client: IxVec<SlotIx, Option<ClientIx>>,
-    /// Per slot, the previous standby containers mirroring it, by client id.
+    /// Per container, the clients of its previous standby containers, most
+    /// fully mirroring first (ties by client id).
     pub standbys: IxVec<SlotIx, Vec<ClientIx>>,
 }
 
@@ -53,7 +60,7 @@ type PerClient = IxVec<ClientIx, Vec<Rank>>;
 
 impl Previous {
     /// Derives the layout from the clients' previous assignment; `rank` maps
-    /// a task position to its rank in Samza's name order. O(T log T + P log T)
+    /// a task position to its rank in Samza's name order. O(T log T + P log P)
     /// with P the entries of all previous sets.
     pub(super) fn derive(state: &ClusterState, rank: &IxVec<TaskIx, Rank>) -> Previous {
         let owner = owners(state);
@@ -63,13 +70,7 @@ impl Previous {
                 live[c].push(rank[t]);
             }
         }
-        let standby_containers: Vec<ClientIx> = state
-            .client_ixs()
-            .filter(|&c| {
-                live[c].is_empty() && !state.clients()[c.index()].previous_standby.is_empty()
-            })
-            .collect();
-        let (mirrored, rest) = departed(state, rank, &owner, &standby_containers);
+        let (mirrored, rest) = departed(state, rank, &owner);
 
         let mut previous = Previous {
             groups: IxVec::new(),
@@ -81,7 +82,7 @@ impl Previous {
         if !rest.is_empty() {
             previous.push(rest, None);
         }
-        previous.standbys = previous.mirrors(state, rank, &standby_containers);
+        previous.standbys = previous.mirrors(state, rank);
         previous
     }
 
@@ -100,20 +101,20 @@ impl Previous {
         }
     }
 
-    /// Appends slot `group` (sorted here), run by `client`.
+    /// Appends container `group` (sorted here), run by `client`.
     fn push(&mut self, mut group: Vec<Rank>, client: Option<ClientIx>) {
         group.sort_unstable();
         self.groups.push(group);
         self.client.push(client);
     }
 
-    /// The standby containers mirroring each slot: each mirrors the slot
-    /// holding most of its standby tasks (ties: the lowest slot).
+    /// The previous standby containers of each container: the clients other
+    /// than its own listing more than half of its stateful tasks in
+    /// `previous_standby`, most first, ties by client id.
     fn mirrors(
         &self,
         state: &ClusterState,
         rank: &IxVec<TaskIx, Rank>,
-        standby_containers: &[ClientIx],
     ) -> IxVec<SlotIx, Vec<ClientIx>> {
         let mut slot_of_rank: IxVec<Rank, Option<SlotIx>> = IxVec::from_elem(None, rank.len());
         for (slot, group) in self.groups.iter_enumerated() {
@@ -121,23 +122,36 @@ impl Previous {
                 slot_of_rank[r] = Some(slot);
             }
         }
-        let mut standbys = IxVec::from_elem(Vec::new(), self.groups.len());
-        for &c in standby_containers {
-            let mut count: BTreeMap<SlotIx, usize> = BTreeMap::new();
-            let held = positions(state, &state.clients()[c.index()].previous_standby);
-            // The groups hold every rank: each has a slot.
-            for slot in held.into_iter().filter_map(|t| slot_of_rank[rank[t]]) {
-                *count.entry(slot).or_default() += 1;
-            }
-            let best = count
-                .into_iter()
-                .max_by_key(|&(slot, n)| (n, Reverse(slot)))
-                .map(|(slot, _)| slot);
-            if let Some(slot) = best {
-                standbys[slot].push(c);
+        let mut stateful: IxVec<SlotIx, usize> = IxVec::from_elem(0, self.groups.len());
+        for (t, task) in state.task_ixs().zip(state.tasks()) {
+            if let (true, Some(slot)) = (task.stateful, slot_of_rank[rank[t]]) {
+                stateful[slot] += 1;
             }
         }
-        standbys
+        let mut count: BTreeMap<(SlotIx, ClientIx), usize> = BTreeMap::new();
+        for (c, client) in state.client_ixs().zip(state.clients()) {
+            let held = positions(state, &client.previous_standby);
+            // The groups hold every rank: each has a container.
+            for slot in held.into_iter().filter_map(|t| slot_of_rank[rank[t]]) {
+                if self.client[slot] != Some(c) {
+                    *count.entry((slot, c)).or_default() += 1;
+                }
+            }
+        }
+        let mut ranked: IxVec<SlotIx, Vec<(Reverse<usize>, ClientIx)>> =
+            IxVec::from_elem(Vec::new(), self.groups.len());
+        for ((slot, c), n) in count {
+            if 2 * n > stateful[slot] {
+                ranked[slot].push((Reverse(n), c));
+            }
+        }
+        ranked
+            .into_iter()
+            .map(|mut r| {
+                r.sort_unstable();
+                r.into_iter().map(|(_, c)| c).collect()
+            })
+            .collect()
     }
 }
 
@@ -158,19 +172,30 @@ fn owners(state: &ClusterState) -> IxVec<TaskIx, Option<ClientIx>> {
     owner
 }
 
-/// The ownerless tasks: those kept as standbys by a standby container, per
-/// the first such container by id, and the rest.
+/// The ownerless tasks: those some client holds in `previous_standby`, per
+/// the holder holding the most ownerless tasks (ties: the lowest id), and
+/// the rest.
 fn departed(
     state: &ClusterState,
     rank: &IxVec<TaskIx, Rank>,
     owner: &IxVec<TaskIx, Option<ClientIx>>,
-    standby_containers: &[ClientIx],
 ) -> (PerClient, Vec<Rank>) {
-    let mut key: IxVec<TaskIx, Option<ClientIx>> = IxVec::from_elem(None, owner.len());
-    for &c in standby_containers {
-        for t in positions(state, &state.clients()[c.index()].previous_standby) {
-            if owner[t].is_none() {
-                key[t].get_or_insert(c);
+    let held: IxVec<ClientIx, Vec<TaskIx>> = state
+        .clients()
+        .iter()
+        .map(|client| {
+            let mut ts = positions(state, &client.previous_standby);
+            ts.retain(|&t| owner[t].is_none());
+            ts
+        })
+        .collect();
+    let mut key: IxVec<TaskIx, Option<(Reverse<usize>, ClientIx)>> =
+        IxVec::from_elem(None, owner.len());
+    for (c, ts) in held.iter_enumerated() {
+        let weight = (Reverse(ts.len()), c);
+        for &t in ts {
+            if key[t].is_none_or(|k| weight < k) {
+                key[t] = Some(weight);
             }
         }
     }
@@ -178,7 +203,7 @@ fn departed(
     let mut rest = Vec::new();
     for t in owner.indices().filter(|&t| owner[t].is_none()) {
         match key[t] {
-            Some(c) => mirrored[c].push(rank[t]),
+            Some((_, c)) => mirrored[c].push(rank[t]),
             None => rest.push(rank[t]),
         }
     }
