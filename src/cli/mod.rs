@@ -35,6 +35,31 @@ enum Command {
     ///
     /// Prints a comparison table; writes summary.json, timeseries.csv and SVG
     /// plots into the output directory, only once every run has succeeded.
+    ///
+    /// The table, one row per strategy: unavailable = task-seconds without a
+    /// running active; max outage = the longest one of a task; restored =
+    /// records replayed by actives and replicas; active / standby moves over
+    /// all rebalances; rebalances counted (the initial plan not); converge =
+    /// seconds from the last event until the first plan that asks for no
+    /// follow-up and is balanced (active spread per thread at most 1) and
+    /// stays so; imbalance = time-weighted max - min actives per thread;
+    /// standby cover = time-weighted share of stateful tasks with their
+    /// caught-up standbys; cross-rack = records restored across racks. "-"
+    /// means never (converge) or not applicable (cover without standbys); a
+    /// run stopped as infeasible shows its outcome, not partial figures.
+    /// summary.json has these and more (times to full availability, full
+    /// redundancy and restores done, recovery against steady replication,
+    /// the input backlog, the most replicas on one client), each defined in
+    /// simulations/README.md and docs/simulator.md#metrics.
+    ///
+    /// Scenario files are TOML; every key (its type, default, unit and
+    /// meaning) is listed in docs/simulator.md#scenario-files and
+    /// simulations/README.md#scenario-keys. Durations are milliseconds or
+    /// strings such as "45s", "10m", "1h30m". Without a [perturb] table a
+    /// scenario depends on the seed only through its [churn]; [perturb]
+    /// (state_records and write_rate as fractions, event_time as a duration)
+    /// varies task sizes, write rates and event times per seed, so a sweep
+    /// over a scripted scenario gives a distribution.
     Simulate(simulate::SimulateArgs),
     /// Run a scenario with each strategy over many seeds, in parallel.
     ///
