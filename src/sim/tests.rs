@@ -78,36 +78,49 @@ fn an_outage_lasts_from_the_crash_to_caught_up() {
     assert_eq!(r.metrics.active_moves, 1);
 }
 
+/// `partitions` stateless tasks whose input arrives at `input_rate` records/s.
+fn stateless(partitions: u32, input_rate: u64) -> SubtopologySpec {
+    SubtopologySpec {
+        partitions,
+        stateful: false,
+        state_records: 0,
+        write_rate: 0,
+        input_rate,
+        cpu: None,
+        ram_mb: None,
+    }
+}
+
+/// Two stateful tasks of 300,000 records without writes on c0 and c1, which
+/// both crash with their disks at 60 s, noticed at once, when `newcomers`
+/// clients join.
+fn both_replaced(newcomers: u32) -> Scenario {
+    let lost = |client: &str| Event {
+        at_ms: 60_000,
+        kind: EventKind::Crash {
+            client: client.into(),
+            lose_state: true,
+        },
+    };
+    let join = Event {
+        at_ms: 60_000,
+        kind: EventKind::ScaleOut { count: newcomers },
+    };
+    let mut s = scenario(
+        2,
+        vec![stateful(2, 300_000, 0)],
+        vec![lost("c0"), lost("c1"), join],
+    );
+    s.cluster.session_timeout_ms = 0;
+    s
+}
+
 /// A restore of N records at rate r takes N / r: two tasks of 300,000
 /// records restore on one client at 1,000 records/s shared, so both finish
 /// at 600 s (processor sharing), not one at 300 s and one at 600 s.
 #[test]
 fn a_shared_restore_takes_total_over_rate() {
-    let mut s = scenario(
-        2,
-        vec![stateful(2, 300_000, 0)],
-        vec![
-            Event {
-                at_ms: 60_000,
-                kind: EventKind::Crash {
-                    client: "c0".into(),
-                    lose_state: true,
-                },
-            },
-            Event {
-                at_ms: 60_000,
-                kind: EventKind::Crash {
-                    client: "c1".into(),
-                    lose_state: true,
-                },
-            },
-            Event {
-                at_ms: 60_000,
-                kind: EventKind::ScaleOut { count: 1 },
-            },
-        ],
-    );
-    s.cluster.session_timeout_ms = 0;
+    let s = both_replaced(1);
     let r = run(&s, assignor::by_name("sticky").unwrap(), 1).unwrap();
     assert_eq!(r.metrics.max_outage_ms.get(), 600_000);
     assert_eq!(r.metrics.unavailable_stateful_task_ms.get(), 2 * 600_000);
@@ -264,31 +277,7 @@ fn a_warmup_chasing_fast_writes_catches_up_at_its_instant() {
 /// records/s: 750 each, 400 s. Without a limit: 300 s.
 #[test]
 fn a_cluster_bandwidth_is_shared_by_the_restoring_clients() {
-    let mut s = scenario(
-        2,
-        vec![stateful(2, 300_000, 0)],
-        vec![
-            Event {
-                at_ms: 60_000,
-                kind: EventKind::Crash {
-                    client: "c0".into(),
-                    lose_state: true,
-                },
-            },
-            Event {
-                at_ms: 60_000,
-                kind: EventKind::Crash {
-                    client: "c1".into(),
-                    lose_state: true,
-                },
-            },
-            Event {
-                at_ms: 60_000,
-                kind: EventKind::ScaleOut { count: 2 },
-            },
-        ],
-    );
-    s.cluster.session_timeout_ms = 0;
+    let mut s = both_replaced(2);
     s.config.num_standby_replicas = 0;
     for (bandwidth, outage_s) in [(None, 300), (Some(1_500), 400), (Some(1_000), 600)] {
         s.cluster.restore_bandwidth = bandwidth;
@@ -310,15 +299,7 @@ fn a_cluster_bandwidth_is_shared_by_the_restoring_clients() {
 fn samples_average_their_interval() {
     let mut s = scenario(
         1,
-        vec![SubtopologySpec {
-            partitions: 2,
-            stateful: false,
-            state_records: 0,
-            write_rate: 0,
-            input_rate: 0,
-            cpu: None,
-            ram_mb: None,
-        }],
+        vec![stateless(2, 0)],
         vec![Event {
             at_ms: 60_000,
             kind: EventKind::ScaleOut { count: 1 },
@@ -494,15 +475,7 @@ fn an_overflow_stops_the_run_naming_the_quantity() {
     // many to build, so one task down for most of the clock, twice.
     let mut s = scenario(
         1,
-        vec![SubtopologySpec {
-            partitions: 2,
-            stateful: false,
-            state_records: 0,
-            write_rate: 0,
-            input_rate: 0,
-            cpu: None,
-            ram_mb: None,
-        }],
+        vec![stateless(2, 0)],
         vec![Event {
             at_ms: 1,
             kind: EventKind::Crash {
@@ -678,15 +651,6 @@ fn every_store_on_disk_but_the_actives_is_a_previous_standby() {
 /// never drained.
 #[test]
 fn an_outage_leaves_a_backlog_to_drain() {
-    let stateless = |partitions: u32, input_rate: u64| SubtopologySpec {
-        partitions,
-        stateful: false,
-        state_records: 0,
-        write_rate: 0,
-        input_rate,
-        cpu: None,
-        ram_mb: None,
-    };
     let mut s = scenario(2, vec![stateless(1, 100)], vec![crash(60_000, "c0")]);
     s.cluster.process_rate = Some(300);
     let m = run(&s, assignor::by_name("sticky").unwrap(), 1)

@@ -4,7 +4,6 @@
 //! plots; bad input exits 2 with one line and writes nothing.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use serde_json::Value;
 use smoothscale::sim::sweep::nearest_rank;
@@ -66,28 +65,7 @@ const PLOTS: [&str; 4] = [
     "restored_records.svg",
 ];
 
-/// What one run of the binary did.
-#[derive(Debug)]
-struct Run {
-    code: Option<i32>,
-    stdout: String,
-    stderr: String,
-}
-
-/// Runs `smoothscale ARGS` with `RAYON_NUM_THREADS=threads`.
-fn smoothscale(args: &[&str], threads: usize) -> Run {
-    let out = support::bounded_output(
-        Command::new(env!("CARGO_BIN_EXE_smoothscale"))
-            .args(args)
-            .env("RAYON_NUM_THREADS", threads.to_string()),
-        None,
-    );
-    Run {
-        code: out.status.code(),
-        stdout: String::from_utf8(out.stdout).expect("stdout is UTF-8"),
-        stderr: String::from_utf8(out.stderr).expect("stderr is UTF-8"),
-    }
-}
+use support::{smoothscale, BinRun as Run};
 
 /// A fresh, empty directory under Cargo's per-test temp dir.
 fn fresh_dir(name: &str) -> PathBuf {

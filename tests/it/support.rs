@@ -276,3 +276,29 @@ pub fn bounded_output(
         stderr: stderr.join().expect("stderr reader"),
     }
 }
+
+/// What one run of the `smoothscale` binary did.
+#[derive(Debug)]
+pub struct BinRun {
+    /// The exit code (`None`: killed by a signal).
+    pub code: Option<i32>,
+    /// Its standard output.
+    pub stdout: String,
+    /// Its standard error.
+    pub stderr: String,
+}
+
+/// Runs `smoothscale ARGS` with `RAYON_NUM_THREADS=threads`, bounded in time.
+pub fn smoothscale(args: &[&str], threads: usize) -> BinRun {
+    let out = bounded_output(
+        std::process::Command::new(env!("CARGO_BIN_EXE_smoothscale"))
+            .args(args)
+            .env("RAYON_NUM_THREADS", threads.to_string()),
+        None,
+    );
+    BinRun {
+        code: out.status.code(),
+        stdout: String::from_utf8(out.stdout).expect("stdout is UTF-8"),
+        stderr: String::from_utf8(out.stderr).expect("stderr is UTF-8"),
+    }
+}

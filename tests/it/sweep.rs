@@ -6,7 +6,6 @@
 //! writes nothing.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use serde_json::Value;
 use smoothscale::sim::report::Fixed;
@@ -45,28 +44,7 @@ kind = "scale_out"
 count = 3
 "#;
 
-/// What one run of the binary did.
-#[derive(Debug)]
-struct Run {
-    code: Option<i32>,
-    stdout: String,
-    stderr: String,
-}
-
-/// Runs `smoothscale ARGS` with `RAYON_NUM_THREADS=threads`.
-fn smoothscale(args: &[&str], threads: usize) -> Run {
-    let out = support::bounded_output(
-        Command::new(env!("CARGO_BIN_EXE_smoothscale"))
-            .args(args)
-            .env("RAYON_NUM_THREADS", threads.to_string()),
-        None,
-    );
-    Run {
-        code: out.status.code(),
-        stdout: String::from_utf8(out.stdout).expect("stdout is UTF-8"),
-        stderr: String::from_utf8(out.stderr).expect("stderr is UTF-8"),
-    }
-}
+use support::smoothscale;
 
 /// Writes `text` as `scenario.toml` in a fresh directory; returns its path.
 fn scenario_file(name: &str, text: &str) -> PathBuf {
