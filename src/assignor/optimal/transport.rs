@@ -84,6 +84,30 @@ pub(crate) enum TransportError {
     },
 }
 
+/// The min-cost flow algorithm a network is solved with (both exact).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Solver {
+    /// Successive shortest paths ([`FlowNetwork::min_cost_flow`]).
+    Paths,
+    /// Cost scaling ([`FlowNetwork::min_cost_flow_by_scaling`]).
+    Scaling,
+}
+
+/// Problems of at most this many units are solved by successive shortest
+/// paths, larger ones by cost scaling. See the module doc, "Solvers".
+pub(crate) const PATHS_UP_TO: usize = 2_000;
+
+impl Solver {
+    /// The solver for a problem of `total` units.
+    pub(crate) fn for_units(total: usize) -> Solver {
+        if total <= PATHS_UP_TO {
+            Solver::Paths
+        } else {
+            Solver::Scaling
+        }
+    }
+}
+
 /// One row: how many units it sends, its default cost, and the columns (of
 /// position type `C`) with a cost of their own.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -119,6 +143,16 @@ pub(crate) fn solve<R: Ix, C: Ix>(
     rows: &IxVec<R, Row<C>>,
     bounds: &Bounds<C>,
 ) -> Result<Columns<R, C>, TransportError> {
+    let total: usize = rows.iter().map(|r| r.supply).sum();
+    solve_by(rows, bounds, Solver::for_units(total))
+}
+
+/// [`solve`] with the given flow algorithm.
+pub(crate) fn solve_by<R: Ix, C: Ix>(
+    rows: &IxVec<R, Row<C>>,
+    bounds: &Bounds<C>,
+    by: Solver,
+) -> Result<Columns<R, C>, TransportError> {
     let cols = bounds.len();
     let total: usize = rows.iter().map(|r| r.supply).sum();
     let lower: usize = bounds.iter().map(|b| b.0).sum();
@@ -149,7 +183,7 @@ pub(crate) fn solve<R: Ix, C: Ix>(
         .map(|c| Ok(net.net.add_arc(hub, net.cols[c], to_i64(bounds[c].1)?, 0)))
         .collect::<Result<_, TransportError>>()?;
     net.bound_arcs(bounds, total)?;
-    net.solve(total)?;
+    net.solve(total, by)?;
     let via_hub: IxVec<R, usize> = hub_in
         .iter()
         .map(|e| e.map_or(0, |e| units(net.net.arc(e).flow)))
@@ -159,7 +193,7 @@ pub(crate) fn solve<R: Ix, C: Ix>(
         .map(|&e| units(net.net.arc(e).flow))
         .collect();
     let Some(split) = split_hub(rows, &via_hub, per_column) else {
-        return solve_dense(rows, bounds, &floors, total);
+        return solve_dense(rows, bounds, &floors, total, by);
     };
     Ok(split
         .indices()
@@ -179,6 +213,7 @@ fn solve_dense<R: Ix, C: Ix>(
     bounds: &Bounds<C>,
     floors: &IxVec<R, u64>,
     total: usize,
+    by: Solver,
 ) -> Result<Columns<R, C>, TransportError> {
     let mut net = Network::new(rows, bounds.len())?;
     for (r, row) in rows.iter_enumerated() {
@@ -189,7 +224,7 @@ fn solve_dense<R: Ix, C: Ix>(
         }
     }
     net.bound_arcs(bounds, total)?;
-    net.solve(total)?;
+    net.solve(total, by)?;
     Ok(rows.indices().map(|r| net.columns_of(r)).collect())
 }
 
@@ -290,11 +325,13 @@ impl<R: Ix, C: Ix> Network<R, C> {
     }
 
     /// Sends all `total` units.
-    fn solve(&mut self, total: usize) -> Result<(), TransportError> {
-        match self
-            .net
-            .min_cost_flow(self.source, self.sink, to_i64(total)?)
-        {
+    fn solve(&mut self, total: usize, by: Solver) -> Result<(), TransportError> {
+        let (s, t, n) = (self.source, self.sink, to_i64(total)?);
+        let solved = match by {
+            Solver::Paths => self.net.min_cost_flow(s, t, n),
+            Solver::Scaling => self.net.min_cost_flow_by_scaling(s, t, n),
+        };
+        match solved {
             Ok(_) => Ok(()),
             Err(FlowError::Infeasible { .. }) => Err(TransportError::Infeasible),
             // All costs are non-negative: a negative cycle cannot exist.
@@ -489,6 +526,8 @@ mod tests {
         cost
     }
 
+    /// The sparse network with either solver, and the dense one with cost
+    /// scaling, cost what the dense one with successive shortest paths does.
     #[test]
     fn sparse_and_dense_networks_agree_on_random_problems() {
         let mut rng = ChaCha8Rng::seed_from_u64(441);
@@ -515,18 +554,22 @@ mod tests {
                 })
                 .collect();
             let floors = reduce(&rows, cols, rows.len() + cols + 4, total).unwrap();
-            let sparse = solve(&rows, &bounds);
-            let dense = solve_dense(&rows, &bounds, &floors, total);
-            match (sparse, dense) {
-                (Ok(s), Ok(d)) => {
-                    assert_eq!(
-                        checked_cost(&rows, &bounds, &s),
-                        checked_cost(&rows, &bounds, &d)
-                    );
-                    solved += 1;
+            let dense = solve_dense(&rows, &bounds, &floors, total, Solver::Paths);
+            let others = [
+                solve_by(&rows, &bounds, Solver::Paths),
+                solve_by(&rows, &bounds, Solver::Scaling),
+                solve_dense(&rows, &bounds, &floors, total, Solver::Scaling),
+            ];
+            for other in others {
+                match (&other, &dense) {
+                    (Ok(s), Ok(d)) => assert_eq!(
+                        checked_cost(&rows, &bounds, s),
+                        checked_cost(&rows, &bounds, d)
+                    ),
+                    (s, d) => assert_eq!(s.is_ok(), d.is_ok(), "{rows:?} {bounds:?}"),
                 }
-                (s, d) => assert_eq!(s.is_ok(), d.is_ok(), "{rows:?} {bounds:?}"),
             }
+            solved += usize::from(dense.is_ok());
         }
         assert!(solved > 500, "only {solved} feasible problems");
     }
