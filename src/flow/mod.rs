@@ -1,4 +1,12 @@
-//! Exact minimum-cost flow over a petgraph network.
+//! Exact minimum-cost flow over a petgraph network, by either of two
+//! algorithms: successive shortest paths ([`FlowNetwork::min_cost_flow`],
+//! below) or cost scaling ([`FlowNetwork::min_cost_flow_by_scaling`], the
+//! `scaling` module). Both give a minimum-cost flow; where several flows
+//! cost the same they may pick different ones, each deterministically.
+//! Successive shortest paths needs a round per distinct path cost, so it is
+//! fast when costs take few values (KIP-925's networks) and slow when they
+//! are spread (`optimal`'s restore costs at scale); cost scaling's rounds
+//! grow with the logarithm of the largest cost instead.
 //!
 //! # Algorithm
 //! Successive shortest paths with node potentials (the primal–dual form):

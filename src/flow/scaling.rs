@@ -303,9 +303,9 @@ impl Refine {
     /// to a node with a deficit — a shortest-path distance to the deficits
     /// over residual arcs of length `⌊c_p(v,w)/ε⌋ + 1` (0 for an admissible
     /// arc), found with buckets and capped at the distance where the last
-    /// node with excess is reached. A residual arc `(v,w)` has `d(v) ≤ d(w)
-    /// + ⌊c_p(v,w)/ε⌋ + 1`, so its reduced cost stays at least `−ε`: the
-    /// update keeps ε-optimality and saves the relabels one by one.
+    /// node with excess is reached. A residual arc `(v,w)` has
+    /// `d(v) ≤ d(w) + ⌊c_p(v,w)/ε⌋ + 1`, so its reduced cost stays at least
+    /// `−ε`: the update keeps ε-optimality and saves the relabels one by one.
     fn global_update(&mut self, g: &mut Csr, eps: i64) {
         self.scanned = 0;
         let n = g.nodes();

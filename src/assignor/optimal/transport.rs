@@ -40,6 +40,23 @@
 //! (possible only with listed cells in the way), the problem is solved again
 //! on the dense network, one arc per allowed cell — slower, equally exact.
 //!
+//! In short: on a column it lists, a row is priced by its own arc, and on
+//! every other column by the hub at its default — the same price as the
+//! `T · C` arcs left out would carry, since an unlisted column costs the
+//! default whichever row sends the unit. The only thing the hub adds is a
+//! way onto a *listed* column at the default, and no complete split uses it.
+//!
+//! # Solvers
+//! Both networks are solved exactly, by successive shortest paths for
+//! problems of at most [`PATHS_UP_TO`] units and by cost scaling above
+//! ([`Solver::for_units`]; see [`crate::flow`]). Among assignments of equal
+//! cost they may choose differently. Below the threshold successive
+//! shortest paths is as fast (a small network has few distinct path costs)
+//! and keeps the choices `optimal`'s plans were made with, so the bundled
+//! simulations (which run `optimal` as a strategy) are unchanged; above it,
+//! cost scaling's running time does not grow with the number of distinct
+//! costs.
+//!
 //! # Integer range
 //! Costs are `u64` records and the solver works in `i64`. Each row's costs
 //! are first reduced by the row's cheapest allowed cell (every row sends a
@@ -54,9 +71,10 @@
 //! records on a thousand tasks) stay well inside the guard.
 //!
 //! # Determinism
-//! Nodes and arcs are added in row order, then column order, the solver
-//! breaks ties by arc order, and the split visits rows and columns in a fixed
-//! order, so equal inputs give equal answers.
+//! Nodes and arcs are added in row order, then column order, both solvers
+//! are deterministic (ties broken by node and arc order), and the split
+//! visits rows and columns in a fixed order, so equal inputs give equal
+//! answers.
 
 use std::cmp::Reverse;
 use std::collections::BTreeSet;
