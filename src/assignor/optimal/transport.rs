@@ -51,11 +51,11 @@
 //! problems of at most [`PATHS_UP_TO`] units and by cost scaling above
 //! ([`Solver::for_units`]; see [`crate::flow`]). Among assignments of equal
 //! cost they may choose differently. Below the threshold successive
-//! shortest paths is as fast (a small network has few distinct path costs)
-//! and keeps the choices `optimal`'s plans were made with, so the bundled
-//! simulations (which run `optimal` as a strategy) are unchanged; above it,
-//! cost scaling's running time does not grow with the number of distinct
-//! costs.
+//! shortest paths is fast enough (a small network has few distinct path
+//! costs) and keeps the choices `optimal`'s plans were made with, so the
+//! bundled simulations (which run `optimal` as a strategy) are unchanged;
+//! above it, cost scaling's running time does not grow with the number of
+//! distinct costs.
 //!
 //! # Integer range
 //! Costs are `u64` records and the solver works in `i64`. Each row's costs
