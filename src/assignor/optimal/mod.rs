@@ -49,7 +49,7 @@
 //! arc — independent of how many distinct costs there are, which is what
 //! made successive shortest paths slow at scale (the whole plan for 10,000
 //! tasks × 1,000 clients with three lag reports per task: 4.5 to 10 s
-//! before, 0.1 to 0.2 s now; 100,000 × 1,000: over 300 s before, 2.2 to
+//! before, 0.07 to 0.19 s now; 100,000 × 1,000: over 300 s before, 1.7 to
 //! 2.6 s now; `benches/README.md`). The hub's units are then split among
 //! clients greedily in O((T·R + L) log C). Should the split get stuck (only
 //! possible when banned or listed cells are in the way), the problem is
