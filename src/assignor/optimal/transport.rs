@@ -544,51 +544,137 @@ mod tests {
         cost
     }
 
+    /// Every row's choice of `supply` distinct allowed columns, tried in
+    /// full: the least cost meeting the bounds (`Some(None)` when no choice
+    /// meets them), or `None` when there are more than `limit` combinations
+    /// to try.
+    fn brute_force(rows: &Rows, bounds: &Bounds<ClientIx>, limit: usize) -> Option<Option<u64>> {
+        let cols = bounds.len();
+        // Each row's options: sets of columns as bit masks, with their cost.
+        let options: Vec<Vec<(u32, u64)>> = rows
+            .iter()
+            .map(|row| {
+                (0u32..1 << cols)
+                    .filter(|m| m.count_ones() as usize == row.supply)
+                    .filter_map(|m| {
+                        (0..cols)
+                            .filter(|&c| m & (1 << c) != 0)
+                            .map(|c| row.cost(ClientIx::from_position(c)))
+                            .sum::<Option<u64>>()
+                            .map(|cost| (m, cost))
+                    })
+                    .collect()
+            })
+            .collect();
+        let combos = options
+            .iter()
+            .try_fold(1usize, |n, o| n.checked_mul(o.len().max(1)))?;
+        if combos > limit {
+            return None;
+        }
+        let mut best = None;
+        let mut counts = vec![0usize; cols];
+        fn go(
+            options: &[Vec<(u32, u64)>],
+            bounds: &Bounds<ClientIx>,
+            counts: &mut [usize],
+            cost: u64,
+            best: &mut Option<u64>,
+        ) {
+            let Some((first, rest)) = options.split_first() else {
+                let fits = counts
+                    .iter()
+                    .zip(bounds)
+                    .all(|(&n, &(lo, hi))| (lo..=hi).contains(&n));
+                if fits {
+                    *best = Some(best.map_or(cost, |b: u64| b.min(cost)));
+                }
+                return;
+            };
+            for &(m, c) in first {
+                for (k, n) in counts.iter_mut().enumerate() {
+                    *n += usize::from(m & (1 << k) != 0);
+                }
+                go(rest, bounds, counts, cost + c, best);
+                for (k, n) in counts.iter_mut().enumerate() {
+                    *n -= usize::from(m & (1 << k) != 0);
+                }
+            }
+        }
+        go(&options, bounds, &mut counts, 0, &mut best);
+        Some(best)
+    }
+
+    /// A random problem: up to 7 rows of supply 0 to 2 on up to 5 columns,
+    /// some cells listed (a few banned), random bounds.
+    fn random_problem(rng: &mut ChaCha8Rng) -> (Rows, Bounds<ClientIx>) {
+        let cols = rng.random_range(1..6);
+        let rows: Rows = (0..rng.random_range(1..8))
+            .map(|_| {
+                let mut cells = Vec::new();
+                for c in 0..cols {
+                    if rng.random_bool(0.4) {
+                        let cost = rng.random_bool(0.8).then(|| rng.random_range(0..20));
+                        cells.push((c, cost));
+                    }
+                }
+                row(rng.random_range(0..3), rng.random_range(0..20), &cells)
+            })
+            .collect();
+        let total: usize = rows.iter().map(|r| r.supply).sum();
+        let bounds: Bounds<ClientIx> = (0..cols)
+            .map(|_| {
+                let lo = rng.random_range(0..=total / cols);
+                (lo, lo + rng.random_range(0..=total))
+            })
+            .collect();
+        (rows, bounds)
+    }
+
     /// The sparse network with either solver, and the dense one with cost
-    /// scaling, cost what the dense one with successive shortest paths does.
+    /// scaling, cost what the dense one with successive shortest paths
+    /// does, and that is what enumeration finds when the problem is small
+    /// enough to enumerate; whether the problem is feasible, likewise. Returns
+    /// whether it was feasible.
+    fn check_random(rows: &Rows, bounds: &Bounds<ClientIx>) -> bool {
+        let total: usize = rows.iter().map(|r| r.supply).sum();
+        let floors = reduce(rows, bounds.len(), rows.len() + bounds.len() + 4, total).unwrap();
+        let dense = solve_dense(rows, bounds, &floors, total, Solver::Paths);
+        let want = dense.as_ref().ok().map(|d| checked_cost(rows, bounds, d));
+        if let Some(enumerated) = brute_force(rows, bounds, 20_000) {
+            assert_eq!(want, enumerated, "{rows:?} {bounds:?}");
+        }
+        let others = [
+            solve_by(rows, bounds, Solver::Paths),
+            solve_by(rows, bounds, Solver::Scaling),
+            solve_dense(rows, bounds, &floors, total, Solver::Scaling),
+        ];
+        for other in others {
+            let got = other.as_ref().ok().map(|s| checked_cost(rows, bounds, s));
+            assert_eq!(got, want, "{rows:?} {bounds:?}");
+        }
+        want.is_some()
+    }
+
     #[test]
     fn sparse_and_dense_networks_agree_on_random_problems() {
         let mut rng = ChaCha8Rng::seed_from_u64(441);
-        let mut solved = 0;
+        let (mut solved, mut enumerated) = (0, 0);
         for _ in 0..2_000 {
-            let cols = rng.random_range(1..6);
-            let rows: Rows = (0..rng.random_range(1..8))
-                .map(|_| {
-                    let mut cells = Vec::new();
-                    for c in 0..cols {
-                        if rng.random_bool(0.4) {
-                            let cost = rng.random_bool(0.8).then(|| rng.random_range(0..20));
-                            cells.push((c, cost));
-                        }
-                    }
-                    row(rng.random_range(0..3), rng.random_range(0..20), &cells)
-                })
-                .collect();
-            let total: usize = rows.iter().map(|r| r.supply).sum();
-            let bounds: Bounds<ClientIx> = (0..cols)
-                .map(|_| {
-                    let lo = rng.random_range(0..=total / cols);
-                    (lo, lo + rng.random_range(0..=total))
-                })
-                .collect();
-            let floors = reduce(&rows, cols, rows.len() + cols + 4, total).unwrap();
-            let dense = solve_dense(&rows, &bounds, &floors, total, Solver::Paths);
-            let others = [
-                solve_by(&rows, &bounds, Solver::Paths),
-                solve_by(&rows, &bounds, Solver::Scaling),
-                solve_dense(&rows, &bounds, &floors, total, Solver::Scaling),
-            ];
-            for other in others {
-                match (&other, &dense) {
-                    (Ok(s), Ok(d)) => assert_eq!(
-                        checked_cost(&rows, &bounds, s),
-                        checked_cost(&rows, &bounds, d)
-                    ),
-                    (s, d) => assert_eq!(s.is_ok(), d.is_ok(), "{rows:?} {bounds:?}"),
-                }
-            }
-            solved += usize::from(dense.is_ok());
+            let (rows, bounds) = random_problem(&mut rng);
+            solved += usize::from(check_random(&rows, &bounds));
+            enumerated += usize::from(brute_force(&rows, &bounds, 20_000).is_some());
         }
         assert!(solved > 500, "only {solved} feasible problems");
+        assert!(enumerated > 1_000, "only {enumerated} problems enumerated");
+    }
+
+    proptest::proptest! {
+        /// [`check_random`] on seeded problems.
+        #[test]
+        fn solvers_agree_with_enumeration(seed in proptest::prelude::any::<u64>()) {
+            let (rows, bounds) = random_problem(&mut ChaCha8Rng::seed_from_u64(seed));
+            check_random(&rows, &bounds);
+        }
     }
 }
