@@ -9,7 +9,6 @@
 //! Plans are validated once, outside the timed loop. A strategy whose one
 //! untimed run on a shape takes over 3 s is not timed there (it would take
 //! minutes of samples); the bench prints the time that run took instead.
-//! `optimal` is not run at all above 20,000 tasks.
 
 #![allow(missing_docs)] // criterion_group! generates undocumented items
 
@@ -51,12 +50,6 @@ fn bench(c: &mut Criterion) {
             b.iter(|| read_once(black_box(s)))
         });
         for name in assignor::names() {
-            // The exact reference bound ran for over 90 seconds on 100,000 ×
-            // 1,000 without finishing (2026-12-03); it is a measuring stick.
-            if name == "optimal" && preset.spec.stateful > 20_000 {
-                eprintln!("{name}/{}: not timed: over 90 s at this size", preset.name);
-                continue;
-            }
             let a = assignor::by_name(name).expect("registered");
             #[allow(clippy::disallowed_methods, reason = "a benchmark times itself")]
             let start = Instant::now();

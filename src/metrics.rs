@@ -157,7 +157,9 @@ pub fn cross_rack_actives(state: &ClusterState, plan: &Plan) -> u64 {
 /// like for like), there are no clients, or the lags are too large for the
 /// exact solver.
 ///
-/// Costs one min-cost flow over tasks × clients (see `optimal`'s complexity).
+/// Costs one min-cost flow over the sparse active network, with an arc per
+/// task, client and lag entry (see `optimal`'s complexity), and nothing
+/// when the plan breaks the bounds.
 pub fn distance_to_optimal(state: &ClusterState, plan: &Plan) -> Option<u64> {
     distance_given(state, plan, active_restore_records(state, plan))
 }

@@ -1,4 +1,12 @@
-//! Exact minimum-cost flow over a petgraph network.
+//! Exact minimum-cost flow over a petgraph network, by either of two
+//! algorithms: successive shortest paths ([`FlowNetwork::min_cost_flow`],
+//! below) or cost scaling ([`FlowNetwork::min_cost_flow_by_scaling`], the
+//! `scaling` module). Both give a minimum-cost flow; where several flows
+//! cost the same they may pick different ones, each deterministically.
+//! Successive shortest paths needs a round per distinct path cost, so it is
+//! fast when costs take few values (KIP-925's networks) and slow when they
+//! are spread (`optimal`'s restore costs at scale); cost scaling's rounds
+//! grow with the logarithm of the largest cost instead.
 //!
 //! # Algorithm
 //! Successive shortest paths with node potentials (the primal–dual form):
@@ -41,6 +49,7 @@ use petgraph::graph::{DiGraph, EdgeIndex, NodeIndex};
 use petgraph::visit::EdgeRef;
 use petgraph::Direction;
 
+mod scaling;
 #[cfg(test)]
 mod tests;
 
@@ -206,6 +215,48 @@ impl FlowNetwork {
             });
         }
         Ok(self.total_cost())
+    }
+    /// Like [`FlowNetwork::min_cost_flow`] — same arguments, same cost,
+    /// same errors — but solved by cost scaling (push–relabel, `scaling`
+    /// module): O(n²·m·log(n·C)) for `n` nodes, `m` arcs and largest
+    /// `|cost|` `C`, however many distinct path costs there are, where
+    /// successive shortest paths need one round per distinct path cost.
+    /// Among several minimum-cost flows it may pick another one than
+    /// [`FlowNetwork::min_cost_flow`] does (deterministically).
+    ///
+    /// When the costs are so large that the scaled costs could overflow
+    /// (`16·n·(n+1)·C > i64::MAX`), it is [`FlowNetwork::min_cost_flow`].
+    ///
+    /// # Errors
+    /// As [`FlowNetwork::min_cost_flow`], except that with
+    /// [`FlowError::Infeasible`] the arcs hold *a* maximum flow, not
+    /// necessarily a cheapest one (the costs are not looked at then).
+    pub fn min_cost_flow_by_scaling(
+        &mut self,
+        source: NodeIndex,
+        sink: NodeIndex,
+        demand: i64,
+    ) -> Result<i64, FlowError> {
+        for a in self.graph.edge_weights_mut() {
+            a.flow = 0;
+        }
+        let mut residual = Residual::new(&self.graph);
+        residual.potentials()?;
+        let (s, t) = (source.index(), sink.index());
+        if s == t || demand <= 0 {
+            return Ok(0);
+        }
+        let outcome = scaling::solve(&mut residual, s, t, demand);
+        if outcome == scaling::Outcome::TooCostly {
+            return self.min_cost_flow(source, sink, demand);
+        }
+        for (i, a) in self.graph.edge_weights_mut().enumerate() {
+            a.flow = residual.cap[2 * i + 1];
+        }
+        match outcome {
+            scaling::Outcome::Infeasible(reached) => Err(FlowError::Infeasible { demand, reached }),
+            _ => Ok(self.total_cost()),
+        }
     }
 }
 

@@ -44,15 +44,29 @@ impl Spec {
         net
     }
 
-    fn solve(&self) -> (FlowNetwork, Result<i64, FlowError>) {
+    fn solve(&self, by: Solver) -> (FlowNetwork, Result<i64, FlowError>) {
         let mut net = self.build();
         let ids: Vec<_> = (0..self.nodes)
             .map(petgraph::graph::NodeIndex::new)
             .collect();
-        let got = net.min_cost_flow(ids[self.source], ids[self.sink], self.demand);
+        let (s, t) = (ids[self.source], ids[self.sink]);
+        let got = match by {
+            Solver::Paths => net.min_cost_flow(s, t, self.demand),
+            Solver::Scaling => net.min_cost_flow_by_scaling(s, t, self.demand),
+        };
         (net, got)
     }
 }
+
+/// The two solvers: successive shortest paths and cost scaling. Every
+/// oracle below checks both.
+#[derive(Debug, Clone, Copy)]
+enum Solver {
+    Paths,
+    Scaling,
+}
+
+const SOLVERS: [Solver; 2] = [Solver::Paths, Solver::Scaling];
 
 fn flows(net: &FlowNetwork) -> Vec<i64> {
     net.arcs().map(|(_, _, a)| a.flow).collect()
@@ -236,9 +250,9 @@ fn enumerate(
 }
 
 /// Checks the solver's answer on `spec` against brute force.
-fn check_tiny(spec: &Spec) {
+fn check_tiny(spec: &Spec, by: Solver) {
     let best = brute_force(spec);
-    let (net, got) = spec.solve();
+    let (net, got) = spec.solve(by);
     let flow = flows(&net);
     let circulation = best[&0];
     assert!(circulation <= 0, "the zero flow costs 0");
@@ -248,7 +262,9 @@ fn check_tiny(spec: &Spec) {
         assert!(net.residual_has_negative_cycle());
         return;
     }
-    assert!(!has_negative_cycle(spec.nodes, &residual(spec, &flow)));
+    if got.is_ok() || matches!(by, Solver::Paths) {
+        assert!(!has_negative_cycle(spec.nodes, &residual(spec, &flow)));
+    }
     if spec.source == spec.sink || spec.demand <= 0 {
         assert_eq!(got, Ok(0), "{spec:?}");
         assert!(flow.iter().all(|&f| f == 0));
@@ -257,6 +273,8 @@ fn check_tiny(spec: &Spec) {
     let max = *best.keys().next_back().expect("the zero flow");
     assert_eq!(max, max_flow(spec, i64::MAX), "two max-flow oracles agree");
     let value = spec.demand.min(max);
+    // Cost scaling stops at a maximum flow when the demand cannot be met.
+    let cheapest = got.is_ok() || matches!(by, Solver::Paths);
     match got {
         Ok(cost) => {
             assert!(spec.demand <= max, "{spec:?}");
@@ -268,18 +286,21 @@ fn check_tiny(spec: &Spec) {
         }
         Err(e) => panic!("unexpected {e}: {spec:?}"),
     }
-    // Either way the arcs hold a cheapest flow of the value sent.
+    // The arcs hold a flow of the value sent, a cheapest one unless cost
+    // scaling found the demand too high.
     assert_feasible(spec, &flow, value);
-    assert_eq!(
-        cost_of(spec, &flow),
-        best[&value],
-        "{spec:?} flows {flow:?}"
-    );
-    assert_eq!(net.total_cost(), best[&value]);
-    assert!(
-        !net.residual_has_negative_cycle(),
-        "{spec:?} flows {flow:?}"
-    );
+    if cheapest {
+        assert_eq!(
+            cost_of(spec, &flow),
+            best[&value],
+            "{spec:?} flows {flow:?}"
+        );
+        assert_eq!(net.total_cost(), best[&value]);
+        assert!(
+            !net.residual_has_negative_cycle(),
+            "{spec:?} flows {flow:?}"
+        );
+    }
 }
 
 fn random_tiny(rng: &mut impl Rng) -> Spec {
@@ -315,8 +336,10 @@ fn tiny_networks_match_brute_force() {
     let mut outcomes = BTreeMap::new();
     for _ in 0..5_000 {
         let spec = random_tiny(&mut rng);
-        check_tiny(&spec);
-        let (_, got) = spec.solve();
+        for by in SOLVERS {
+            check_tiny(&spec, by);
+        }
+        let (_, got) = spec.solve(Solver::Scaling);
         let kind = match got {
             Ok(_) => "ok",
             Err(FlowError::Infeasible { .. }) => "infeasible",
@@ -425,10 +448,10 @@ impl Assignment {
     }
 }
 
-fn check_assignment(a: &Assignment) {
+fn check_assignment(a: &Assignment, by: Solver) {
     let spec = a.spec();
     let (most, cheapest) = a.brute_force();
-    let (net, got) = spec.solve();
+    let (net, got) = spec.solve(by);
     let flow = flows(&net);
     match (got, cheapest) {
         (Ok(cost), Some(want)) => assert_eq!(cost, want, "{a:?}"),
@@ -476,7 +499,10 @@ fn random_assignment(rng: &mut impl Rng) -> Assignment {
 fn assignments_match_brute_force() {
     let mut rng = ChaCha8Rng::seed_from_u64(0xa551_9e00);
     for _ in 0..5_000 {
-        check_assignment(&random_assignment(&mut rng));
+        let a = random_assignment(&mut rng);
+        for by in SOLVERS {
+            check_assignment(&a, by);
+        }
     }
 }
 
@@ -510,14 +536,16 @@ fn random_large(rng: &mut impl Rng) -> Spec {
     }
 }
 
-fn check_large(spec: &Spec) {
-    let (net, got) = spec.solve();
+fn check_large(spec: &Spec, by: Solver) {
+    let (net, got) = spec.solve(by);
     let flow = flows(&net);
     if has_negative_cycle(spec.nodes, &residual(spec, &vec![0; spec.arcs.len()])) {
         assert_eq!(got, Err(FlowError::NegativeCycle), "{spec:?}");
         return;
     }
     let max = max_flow(spec, spec.demand);
+    // Cost scaling stops at a maximum flow when the demand cannot be met.
+    let cheapest = got.is_ok() || matches!(by, Solver::Paths);
     match got {
         Ok(cost) => {
             assert_eq!(max, spec.demand, "{spec:?}");
@@ -529,20 +557,25 @@ fn check_large(spec: &Spec) {
         Err(e) => panic!("unexpected {e}: {spec:?}"),
     }
     assert_feasible(spec, &flow, max);
-    assert!(
-        !has_negative_cycle(spec.nodes, &residual(spec, &flow)),
-        "not optimal: {spec:?} flows {flow:?}"
-    );
-    assert!(!net.residual_has_negative_cycle());
+    if cheapest {
+        assert!(
+            !has_negative_cycle(spec.nodes, &residual(spec, &flow)),
+            "not optimal: {spec:?} flows {flow:?}"
+        );
+        assert!(!net.residual_has_negative_cycle());
+    }
     // Same network, same flow.
-    assert_eq!(flows(&spec.solve().0), flow);
+    assert_eq!(flows(&spec.solve(by).0), flow);
 }
 
 #[test]
 fn larger_networks_carry_an_optimality_certificate() {
     let mut rng = ChaCha8Rng::seed_from_u64(0x1a29_e000);
     for _ in 0..1_000 {
-        check_large(&random_large(&mut rng));
+        let spec = random_large(&mut rng);
+        for by in SOLVERS {
+            check_large(&spec, by);
+        }
     }
 }
 
@@ -582,18 +615,105 @@ fn min_traffic_shape_keeps_counts_and_never_loses_to_staying_put() {
             sink,
             demand: tasks as i64,
         };
-        let (net, got) = spec.solve();
-        let got = got.expect("the current assignment is a feasible flow");
-        let stay: i64 = (0..tasks).map(|t| cost(t, owner[t])).sum();
-        assert!(got <= stay);
-        let flow = flows(&net);
-        assert_feasible(&spec, &flow, tasks as i64);
-        assert!(!net.residual_has_negative_cycle());
-        // Client → sink arcs saturated: every client keeps its count.
-        for (&(_, _, cap, _), &f) in spec.arcs.iter().zip(&flow).rev().take(clients) {
-            assert_eq!(f, cap);
+        for by in SOLVERS {
+            let (net, got) = spec.solve(by);
+            let got = got.expect("the current assignment is a feasible flow");
+            let stay: i64 = (0..tasks).map(|t| cost(t, owner[t])).sum();
+            assert!(got <= stay);
+            let flow = flows(&net);
+            assert_feasible(&spec, &flow, tasks as i64);
+            assert!(!net.residual_has_negative_cycle());
+            // Client → sink arcs saturated: every client keeps its count.
+            for (&(_, _, cap, _), &f) in spec.arcs.iter().zip(&flow).rev().take(clients) {
+                assert_eq!(f, cap);
+            }
         }
     }
+}
+
+/// Wide costs (up to 10⁶, so cost scaling runs many refines) on bipartite
+/// networks shaped like `optimal`'s (tasks with a few cheap clients and a
+/// hub at their full cost, clients with lower and upper bounds): both
+/// solvers agree on the cost, and each flow is certified optimal.
+fn check_wide(seed: u64) {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let tasks: usize = rng.random_range(1..=60);
+    let clients = rng.random_range(1..=8);
+    let (source, hub, spare, sink) = (
+        0,
+        1 + tasks + clients,
+        2 + tasks + clients,
+        3 + tasks + clients,
+    );
+    let mut arcs = Vec::new();
+    for t in 0..tasks {
+        let full = rng.random_range(0..=1_000_000);
+        arcs.push((source, 1 + t, 1, 0));
+        arcs.push((1 + t, hub, 1, full));
+        for k in 0..clients {
+            if rng.random_ratio(1, 3) {
+                arcs.push((1 + t, 1 + tasks + k, 1, rng.random_range(0..=full)));
+            }
+        }
+    }
+    let mut lower = 0;
+    for k in 0..clients {
+        let lo = rng.random_range(0..=tasks / clients);
+        let hi = lo + rng.random_range(0..=3);
+        lower += lo;
+        arcs.push((hub, 1 + tasks + k, hi as i64, 0));
+        arcs.push((1 + tasks + k, sink, lo as i64, 0));
+        arcs.push((1 + tasks + k, spare, (hi - lo) as i64, 0));
+    }
+    arcs.push((spare, sink, tasks.saturating_sub(lower) as i64, 0));
+    let spec = Spec {
+        nodes: sink + 1,
+        arcs,
+        source,
+        sink,
+        demand: tasks as i64,
+    };
+    let (paths_net, paths) = spec.solve(Solver::Paths);
+    let (scaling_net, scaling) = spec.solve(Solver::Scaling);
+    match (paths, scaling) {
+        (Ok(a), Ok(b)) => {
+            assert_eq!(a, b, "{spec:?}");
+            assert!(!scaling_net.residual_has_negative_cycle());
+            assert_feasible(&spec, &flows(&scaling_net), spec.demand);
+        }
+        (
+            Err(FlowError::Infeasible { reached: a, .. }),
+            Err(FlowError::Infeasible { reached: b, .. }),
+        ) => {
+            assert_eq!(a, b, "{spec:?}");
+        }
+        (a, b) => panic!("paths {a:?}, scaling {b:?}: {spec:?}"),
+    }
+    assert!(!paths_net.residual_has_negative_cycle());
+}
+
+#[test]
+fn wide_costs_agree_between_solvers() {
+    for seed in 0..300 {
+        check_wide(seed);
+    }
+}
+
+/// Costs too large to scale within `i64`: cost scaling hands over to
+/// successive shortest paths, same answer.
+#[test]
+fn huge_costs_fall_back_to_paths() {
+    let spec = Spec {
+        nodes: 3,
+        arcs: vec![(0, 1, 2, 1 << 57), (1, 2, 2, 1 << 57), (0, 2, 1, 1 << 59)],
+        source: 0,
+        sink: 2,
+        demand: 3,
+    };
+    let (_, paths) = spec.solve(Solver::Paths);
+    let (_, scaling) = spec.solve(Solver::Scaling);
+    assert_eq!(paths, Ok(1 << 60));
+    assert_eq!(scaling, paths);
 }
 
 proptest! {
@@ -603,18 +723,32 @@ proptest! {
     /// force finds them.
     #[test]
     fn tiny_network_property(spec in tiny_spec()) {
-        check_tiny(&spec);
+        for by in SOLVERS {
+            check_tiny(&spec, by);
+        }
     }
 
     /// Assignment networks as enumeration of assignments finds them.
     #[test]
     fn assignment_property(seed in any::<u64>()) {
-        check_assignment(&random_assignment(&mut ChaCha8Rng::seed_from_u64(seed)));
+        let a = random_assignment(&mut ChaCha8Rng::seed_from_u64(seed));
+        for by in SOLVERS {
+            check_assignment(&a, by);
+        }
+    }
+
+    /// `optimal`-shaped networks with wide costs: both solvers agree.
+    #[test]
+    fn wide_cost_property(seed in any::<u64>()) {
+        check_wide(seed);
     }
 
     /// Larger networks: feasible, certified optimal, max flow when short.
     #[test]
     fn larger_network_property(seed in any::<u64>()) {
-        check_large(&random_large(&mut ChaCha8Rng::seed_from_u64(seed)));
+        let spec = random_large(&mut ChaCha8Rng::seed_from_u64(seed));
+        for by in SOLVERS {
+            check_large(&spec, by);
+        }
     }
 }

@@ -439,3 +439,80 @@ fn cross_rack_actives_count_known_racks_only() {
     // Unbalanced plans have no distance to optimal.
     assert_eq!(metrics::distance_to_optimal(&state, &plan), None);
 }
+
+// ---------------------------------------------------------------------------
+// At scale: the sparse network and cost scaling against the dense network
+// ---------------------------------------------------------------------------
+
+/// The least active restore cost within the share bounds, from the dense
+/// network built here (an arc per task and client) and solved by successive
+/// shortest paths: source → task (1) → client (1, [`cost`]); client → sink
+/// (`lo`), client → spare (`hi − lo`), spare → sink (`T − Σ lo`).
+fn dense_min_cost(state: &ClusterState) -> u64 {
+    use smoothscale::flow::FlowNetwork;
+    let (tasks, clients) = (state.tasks(), state.clients());
+    let b = bounds(state, tasks.len());
+    let mut net = FlowNetwork::new();
+    let source = net.add_node();
+    let task_nodes: Vec<_> = tasks.iter().map(|_| net.add_node()).collect();
+    let client_nodes: Vec<_> = clients.iter().map(|_| net.add_node()).collect();
+    let (spare, sink) = (net.add_node(), net.add_node());
+    for (task, &t) in tasks.iter().zip(&task_nodes) {
+        net.add_arc(source, t, 1, 0);
+        for (client, &c) in clients.iter().zip(&client_nodes) {
+            net.add_arc(t, c, 1, cost(client, task) as i64);
+        }
+    }
+    let lower: usize = b.iter().map(|&(lo, _)| lo).sum();
+    for (&(lo, hi), &c) in b.iter().zip(&client_nodes) {
+        net.add_arc(c, sink, lo as i64, 0);
+        net.add_arc(c, spare, (hi - lo) as i64, 0);
+    }
+    net.add_arc(spare, sink, (tasks.len() - lower) as i64, 0);
+    let best = net
+        .min_cost_flow(source, sink, tasks.len() as i64)
+        .expect("the share bounds admit an assignment");
+    u64::try_from(best).expect("a restore cost")
+}
+
+/// Sparse generated states above the size where `optimal` switches from
+/// successive shortest paths to cost scaling (2,000 units): three lag
+/// reports per stateful task (a running owner, a caught-up replica, one far
+/// behind), stateless tasks too, clients of 1 to 3 threads. The plan meets
+/// the bounds, restores exactly what the dense network's optimum restores,
+/// places valid standbys, and is the same on a second run.
+#[test]
+fn sparse_states_at_scale_match_the_dense_network() {
+    use smoothscale::generate::{generate, History, Spec};
+    for seed in 0..3 {
+        let spec = Spec {
+            stateful: 2_400,
+            stateless: 200,
+            subtopologies: 3,
+            clients: 30,
+            threads: 3,
+            standbys: 1,
+            history: History::Sparse { reports: 3 },
+        };
+        let state = generate(&spec, seed).expect("valid spec");
+        // Uneven capacities, so the share bounds differ between clients.
+        let clients = state
+            .clients()
+            .iter()
+            .enumerate()
+            .map(|(i, c)| {
+                let mut c = c.clone();
+                c.capacity = 1 + (i % 3) as u32;
+                c
+            })
+            .collect();
+        let state = support::state(state.config().clone(), state.tasks().to_vec(), clients);
+        let plan = support::run("optimal", &state);
+        assert!(meets_bounds(&state, &plan), "seed {seed}");
+        let best = dense_min_cost(&state);
+        assert_eq!(restore_cost(&state, &plan), best, "seed {seed}");
+        assert_eq!(plan_metrics(&state, &plan).distance_to_optimal, Some(0));
+        check_replicas(&state, &plan).expect("valid standbys");
+        assert_eq!(support::run("optimal", &state), plan, "seed {seed}");
+    }
+}

@@ -40,6 +40,23 @@
 //! (possible only with listed cells in the way), the problem is solved again
 //! on the dense network, one arc per allowed cell — slower, equally exact.
 //!
+//! In short: on a column it lists, a row is priced by its own arc, and on
+//! every other column by the hub at its default — the same price as the
+//! `T · C` arcs left out would carry, since an unlisted column costs the
+//! default whichever row sends the unit. The only thing the hub adds is a
+//! way onto a *listed* column at the default, and no complete split uses it.
+//!
+//! # Solvers
+//! Both networks are solved exactly, by successive shortest paths for
+//! problems of at most [`PATHS_UP_TO`] units and by cost scaling above
+//! ([`Solver::for_units`]; see [`crate::flow`]). Among assignments of equal
+//! cost they may choose differently. Below the threshold successive
+//! shortest paths is fast enough (a small network has few distinct path
+//! costs) and keeps the choices `optimal`'s plans were made with, so the
+//! bundled simulations (which run `optimal` as a strategy) are unchanged;
+//! above it, cost scaling's running time does not grow with the number of
+//! distinct costs.
+//!
 //! # Integer range
 //! Costs are `u64` records and the solver works in `i64`. Each row's costs
 //! are first reduced by the row's cheapest allowed cell (every row sends a
@@ -54,9 +71,10 @@
 //! records on a thousand tasks) stay well inside the guard.
 //!
 //! # Determinism
-//! Nodes and arcs are added in row order, then column order, the solver
-//! breaks ties by arc order, and the split visits rows and columns in a fixed
-//! order, so equal inputs give equal answers.
+//! Nodes and arcs are added in row order, then column order, both solvers
+//! are deterministic (ties broken by node and arc order), and the split
+//! visits rows and columns in a fixed order, so equal inputs give equal
+//! answers.
 
 use std::cmp::Reverse;
 use std::collections::BTreeSet;
@@ -82,6 +100,30 @@ pub(crate) enum TransportError {
         /// `W`, the spread of costs summed over rows (saturating).
         spread: u64,
     },
+}
+
+/// The min-cost flow algorithm a network is solved with (both exact).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Solver {
+    /// Successive shortest paths ([`FlowNetwork::min_cost_flow`]).
+    Paths,
+    /// Cost scaling ([`FlowNetwork::min_cost_flow_by_scaling`]).
+    Scaling,
+}
+
+/// Problems of at most this many units are solved by successive shortest
+/// paths, larger ones by cost scaling. See the module doc, "Solvers".
+pub(crate) const PATHS_UP_TO: usize = 2_000;
+
+impl Solver {
+    /// The solver for a problem of `total` units.
+    pub(crate) fn for_units(total: usize) -> Solver {
+        if total <= PATHS_UP_TO {
+            Solver::Paths
+        } else {
+            Solver::Scaling
+        }
+    }
 }
 
 /// One row: how many units it sends, its default cost, and the columns (of
@@ -119,6 +161,16 @@ pub(crate) fn solve<R: Ix, C: Ix>(
     rows: &IxVec<R, Row<C>>,
     bounds: &Bounds<C>,
 ) -> Result<Columns<R, C>, TransportError> {
+    let total: usize = rows.iter().map(|r| r.supply).sum();
+    solve_by(rows, bounds, Solver::for_units(total))
+}
+
+/// [`solve`] with the given flow algorithm.
+pub(crate) fn solve_by<R: Ix, C: Ix>(
+    rows: &IxVec<R, Row<C>>,
+    bounds: &Bounds<C>,
+    by: Solver,
+) -> Result<Columns<R, C>, TransportError> {
     let cols = bounds.len();
     let total: usize = rows.iter().map(|r| r.supply).sum();
     let lower: usize = bounds.iter().map(|b| b.0).sum();
@@ -149,7 +201,7 @@ pub(crate) fn solve<R: Ix, C: Ix>(
         .map(|c| Ok(net.net.add_arc(hub, net.cols[c], to_i64(bounds[c].1)?, 0)))
         .collect::<Result<_, TransportError>>()?;
     net.bound_arcs(bounds, total)?;
-    net.solve(total)?;
+    net.solve(total, by)?;
     let via_hub: IxVec<R, usize> = hub_in
         .iter()
         .map(|e| e.map_or(0, |e| units(net.net.arc(e).flow)))
@@ -159,7 +211,7 @@ pub(crate) fn solve<R: Ix, C: Ix>(
         .map(|&e| units(net.net.arc(e).flow))
         .collect();
     let Some(split) = split_hub(rows, &via_hub, per_column) else {
-        return solve_dense(rows, bounds, &floors, total);
+        return solve_dense(rows, bounds, &floors, total, by);
     };
     Ok(split
         .indices()
@@ -179,6 +231,7 @@ fn solve_dense<R: Ix, C: Ix>(
     bounds: &Bounds<C>,
     floors: &IxVec<R, u64>,
     total: usize,
+    by: Solver,
 ) -> Result<Columns<R, C>, TransportError> {
     let mut net = Network::new(rows, bounds.len())?;
     for (r, row) in rows.iter_enumerated() {
@@ -189,7 +242,7 @@ fn solve_dense<R: Ix, C: Ix>(
         }
     }
     net.bound_arcs(bounds, total)?;
-    net.solve(total)?;
+    net.solve(total, by)?;
     Ok(rows.indices().map(|r| net.columns_of(r)).collect())
 }
 
@@ -290,11 +343,13 @@ impl<R: Ix, C: Ix> Network<R, C> {
     }
 
     /// Sends all `total` units.
-    fn solve(&mut self, total: usize) -> Result<(), TransportError> {
-        match self
-            .net
-            .min_cost_flow(self.source, self.sink, to_i64(total)?)
-        {
+    fn solve(&mut self, total: usize, by: Solver) -> Result<(), TransportError> {
+        let (s, t, n) = (self.source, self.sink, to_i64(total)?);
+        let solved = match by {
+            Solver::Paths => self.net.min_cost_flow(s, t, n),
+            Solver::Scaling => self.net.min_cost_flow_by_scaling(s, t, n),
+        };
+        match solved {
             Ok(_) => Ok(()),
             Err(FlowError::Infeasible { .. }) => Err(TransportError::Infeasible),
             // All costs are non-negative: a negative cycle cannot exist.
@@ -489,45 +544,137 @@ mod tests {
         cost
     }
 
+    /// Every row's choice of `supply` distinct allowed columns, tried in
+    /// full: the least cost meeting the bounds (`Some(None)` when no choice
+    /// meets them), or `None` when there are more than `limit` combinations
+    /// to try.
+    fn brute_force(rows: &Rows, bounds: &Bounds<ClientIx>, limit: usize) -> Option<Option<u64>> {
+        let cols = bounds.len();
+        // Each row's options: sets of columns as bit masks, with their cost.
+        let options: Vec<Vec<(u32, u64)>> = rows
+            .iter()
+            .map(|row| {
+                (0u32..1 << cols)
+                    .filter(|m| m.count_ones() as usize == row.supply)
+                    .filter_map(|m| {
+                        (0..cols)
+                            .filter(|&c| m & (1 << c) != 0)
+                            .map(|c| row.cost(ClientIx::from_position(c)))
+                            .sum::<Option<u64>>()
+                            .map(|cost| (m, cost))
+                    })
+                    .collect()
+            })
+            .collect();
+        let combos = options
+            .iter()
+            .try_fold(1usize, |n, o| n.checked_mul(o.len().max(1)))?;
+        if combos > limit {
+            return None;
+        }
+        let mut best = None;
+        let mut counts = vec![0usize; cols];
+        fn go(
+            options: &[Vec<(u32, u64)>],
+            bounds: &Bounds<ClientIx>,
+            counts: &mut [usize],
+            cost: u64,
+            best: &mut Option<u64>,
+        ) {
+            let Some((first, rest)) = options.split_first() else {
+                let fits = counts
+                    .iter()
+                    .zip(bounds)
+                    .all(|(&n, &(lo, hi))| (lo..=hi).contains(&n));
+                if fits {
+                    *best = Some(best.map_or(cost, |b: u64| b.min(cost)));
+                }
+                return;
+            };
+            for &(m, c) in first {
+                for (k, n) in counts.iter_mut().enumerate() {
+                    *n += usize::from(m & (1 << k) != 0);
+                }
+                go(rest, bounds, counts, cost + c, best);
+                for (k, n) in counts.iter_mut().enumerate() {
+                    *n -= usize::from(m & (1 << k) != 0);
+                }
+            }
+        }
+        go(&options, bounds, &mut counts, 0, &mut best);
+        Some(best)
+    }
+
+    /// A random problem: up to 7 rows of supply 0 to 2 on up to 5 columns,
+    /// some cells listed (a few banned), random bounds.
+    fn random_problem(rng: &mut ChaCha8Rng) -> (Rows, Bounds<ClientIx>) {
+        let cols = rng.random_range(1..6);
+        let rows: Rows = (0..rng.random_range(1..8))
+            .map(|_| {
+                let mut cells = Vec::new();
+                for c in 0..cols {
+                    if rng.random_bool(0.4) {
+                        let cost = rng.random_bool(0.8).then(|| rng.random_range(0..20));
+                        cells.push((c, cost));
+                    }
+                }
+                row(rng.random_range(0..3), rng.random_range(0..20), &cells)
+            })
+            .collect();
+        let total: usize = rows.iter().map(|r| r.supply).sum();
+        let bounds: Bounds<ClientIx> = (0..cols)
+            .map(|_| {
+                let lo = rng.random_range(0..=total / cols);
+                (lo, lo + rng.random_range(0..=total))
+            })
+            .collect();
+        (rows, bounds)
+    }
+
+    /// The sparse network with either solver, and the dense one with cost
+    /// scaling, cost what the dense one with successive shortest paths
+    /// does, and that is what enumeration finds when the problem is small
+    /// enough to enumerate; whether the problem is feasible, likewise. Returns
+    /// whether it was feasible.
+    fn check_random(rows: &Rows, bounds: &Bounds<ClientIx>) -> bool {
+        let total: usize = rows.iter().map(|r| r.supply).sum();
+        let floors = reduce(rows, bounds.len(), rows.len() + bounds.len() + 4, total).unwrap();
+        let dense = solve_dense(rows, bounds, &floors, total, Solver::Paths);
+        let want = dense.as_ref().ok().map(|d| checked_cost(rows, bounds, d));
+        if let Some(enumerated) = brute_force(rows, bounds, 20_000) {
+            assert_eq!(want, enumerated, "{rows:?} {bounds:?}");
+        }
+        let others = [
+            solve_by(rows, bounds, Solver::Paths),
+            solve_by(rows, bounds, Solver::Scaling),
+            solve_dense(rows, bounds, &floors, total, Solver::Scaling),
+        ];
+        for other in others {
+            let got = other.as_ref().ok().map(|s| checked_cost(rows, bounds, s));
+            assert_eq!(got, want, "{rows:?} {bounds:?}");
+        }
+        want.is_some()
+    }
+
     #[test]
     fn sparse_and_dense_networks_agree_on_random_problems() {
         let mut rng = ChaCha8Rng::seed_from_u64(441);
-        let mut solved = 0;
+        let (mut solved, mut enumerated) = (0, 0);
         for _ in 0..2_000 {
-            let cols = rng.random_range(1..6);
-            let rows: Rows = (0..rng.random_range(1..8))
-                .map(|_| {
-                    let mut cells = Vec::new();
-                    for c in 0..cols {
-                        if rng.random_bool(0.4) {
-                            let cost = rng.random_bool(0.8).then(|| rng.random_range(0..20));
-                            cells.push((c, cost));
-                        }
-                    }
-                    row(rng.random_range(0..3), rng.random_range(0..20), &cells)
-                })
-                .collect();
-            let total: usize = rows.iter().map(|r| r.supply).sum();
-            let bounds: Bounds<ClientIx> = (0..cols)
-                .map(|_| {
-                    let lo = rng.random_range(0..=total / cols);
-                    (lo, lo + rng.random_range(0..=total))
-                })
-                .collect();
-            let floors = reduce(&rows, cols, rows.len() + cols + 4, total).unwrap();
-            let sparse = solve(&rows, &bounds);
-            let dense = solve_dense(&rows, &bounds, &floors, total);
-            match (sparse, dense) {
-                (Ok(s), Ok(d)) => {
-                    assert_eq!(
-                        checked_cost(&rows, &bounds, &s),
-                        checked_cost(&rows, &bounds, &d)
-                    );
-                    solved += 1;
-                }
-                (s, d) => assert_eq!(s.is_ok(), d.is_ok(), "{rows:?} {bounds:?}"),
-            }
+            let (rows, bounds) = random_problem(&mut rng);
+            solved += usize::from(check_random(&rows, &bounds));
+            enumerated += usize::from(brute_force(&rows, &bounds, 20_000).is_some());
         }
         assert!(solved > 500, "only {solved} feasible problems");
+        assert!(enumerated > 1_000, "only {enumerated} problems enumerated");
+    }
+
+    proptest::proptest! {
+        /// [`check_random`] on seeded problems.
+        #[test]
+        fn solvers_agree_with_enumeration(seed in proptest::prelude::any::<u64>()) {
+            let (rows, bounds) = random_problem(&mut ChaCha8Rng::seed_from_u64(seed));
+            check_random(&rows, &bounds);
+        }
     }
 }
