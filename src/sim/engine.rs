@@ -876,8 +876,9 @@ impl Run<'_> {
         let dt = Millis::new(ms);
         // `ms` is at most `end − now`, or 1 ms when `end` is now + 1.
         let stop = self.now.checked_after(dt).unwrap_or(end);
-        self.observe(&readers);
-        self.accumulate(dt)?;
+        let covered = self.covered_tasks();
+        self.observe(&readers, covered);
+        self.accumulate(dt, covered)?;
         let mut finished = Vec::new();
         for r in &readers {
             let read = r.read_over(ms);
@@ -963,13 +964,14 @@ impl Run<'_> {
 
     /// Notes, at the start of a stretch, which of the cluster-wide
     /// conditions hold: every task running, every stateful task covered by
-    /// its caught-up standbys, every restore done; and the replica pile-up.
-    fn observe(&mut self, readers: &[Reader]) {
+    /// its caught-up standbys (`covered` of them are), every restore done;
+    /// and the replica pile-up.
+    fn observe(&mut self, readers: &[Reader], covered: usize) {
         let now = self.now;
         let since = |holds: bool, since: Option<SimTime>| holds.then(|| since.unwrap_or(now));
         let running = self.count(ActiveState::Running) == self.world.tasks.len() as u64;
         let stateful = self.world.tasks.iter().filter(|t| t.stateful).count();
-        let covered = self.covered_tasks() == stateful;
+        let covered = covered == stateful;
         let restored = readers.iter().all(Reader::following);
         let drained = self
             .world
@@ -987,10 +989,10 @@ impl Run<'_> {
     }
 
     /// Accounting over a stretch of `dt` from now, rates and states constant:
-    /// outages, coverage, imbalance, cross-rack actives and the sample
-    /// window.
-    fn accumulate(&mut self, dt: Millis) -> Result<(), Overflow> {
-        let covered = self.covered_tasks() as u64;
+    /// outages, coverage (`covered` stateful tasks), imbalance, cross-rack
+    /// actives and the sample window.
+    fn accumulate(&mut self, dt: Millis, covered: usize) -> Result<(), Overflow> {
+        let covered = covered as u64;
         self.metrics.covered_task_ms = accumulate(
             self.metrics.covered_task_ms,
             covered,
@@ -1158,7 +1160,7 @@ impl Run<'_> {
             self.settings.restore_rate.get(),
             self.settings.restore_bandwidth.map(Rate::get),
         );
-        self.observe(&readers);
+        self.observe(&readers, self.covered_tasks());
         let m = &mut self.metrics;
         m.max_outage_ms = self.world.max_outage_ms;
         m.task_down_ms = self.world.tasks.iter().map(|t| t.down_ms).collect();
