@@ -293,7 +293,7 @@ impl Run<'_> {
             if self.now >= duration {
                 return Ok(Outcome::Completed);
             }
-            let end = self.chunk_end(next_sample.map_or(duration, |at| at.min(duration)));
+            let end = self.stretch_end(next_sample.map_or(duration, |at| at.min(duration)));
             self.now = self.physics(end).map_err(|o| self.overflow(o))?;
         }
     }
@@ -328,8 +328,9 @@ impl Run<'_> {
         Ok(Ok(()))
     }
 
-    /// The end of the chunk starting now.
-    fn chunk_end(&self, next_sample: SimTime) -> SimTime {
+    /// The latest end of the stretch starting now (the physics may end it
+    /// earlier).
+    fn stretch_end(&self, next_sample: SimTime) -> SimTime {
         let mut end = match self.now.checked_after(self.settings.step) {
             Some(step_end) => next_sample.min(step_end),
             None => next_sample,

@@ -91,7 +91,9 @@ pub struct Scenario {
     pub duration_ms: u64,
     /// Time between two samples of the time series.
     pub sample_every_ms: u64,
-    /// Physics step: restore and write progress is computed per step.
+    /// The longest stretch the engine advances at once; restores, catch-ups
+    /// and backlogs are exact whatever it is (it changes no figure beyond
+    /// rounding).
     pub step_ms: u64,
     /// Strategies to run, by name; `None` runs every registered strategy.
     pub strategies: Option<Vec<String>>,

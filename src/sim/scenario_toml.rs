@@ -36,7 +36,7 @@
 //! | `description` | string | `""` | one line (no control characters) |
 //! | `seed` | integer | required | `0 ..= 2^63 − 1` (TOML integers are signed 64-bit) |
 //! | `duration` | duration | required | at least 1 ms |
-//! | `step` | duration | `"1s"` | at least 1 ms: the physics step |
+//! | `step` | duration | `"1s"` | at least 1 ms: the longest stretch the simulator advances at once (the physics is exact whatever it is) |
 //! | `sample_every` | duration | `"1m"` | at least 1 ms and a multiple of `step` |
 //! | `strategies` | array of strings | every registered strategy | non-empty, registered names, no repeats |
 //! | `[cluster]` | table | required | below |
@@ -183,7 +183,7 @@ use crate::model::{
     MIN_PROBING_REBALANCE_INTERVAL_MS,
 };
 
-/// Default physics step (`step`).
+/// Default longest stretch (`step`).
 pub const DEFAULT_STEP_MS: u64 = 1_000;
 /// Default time between two samples (`sample_every`).
 pub const DEFAULT_SAMPLE_EVERY_MS: u64 = 60_000;
