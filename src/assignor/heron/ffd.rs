@@ -43,6 +43,11 @@ pub(super) fn assign(
     if bins.client_count() > 0 {
         bins.keep_survivors();
         let mut adds = bins.unplaced();
+        bins.check_minimums(
+            &adds,
+            config.min_instance_ram_mb,
+            Some(config.min_instance_cpu),
+        )?;
         adds.sort_by(|&a, &b| {
             decreasing(bins.demand[a], bins.demand[b], config.ffd_sort).then(a.cmp(&b))
         });
@@ -122,7 +127,7 @@ mod tests {
 
     #[test]
     fn at_most_max_instances_per_client() {
-        let tasks = (0..12).map(|p| task(0, p, 0.1, 16)).collect();
+        let tasks = (0..12).map(|p| task(0, p, 0.1, 192)).collect();
         let state = ClusterState::new(
             AssignmentConfig::default(),
             tasks,
@@ -133,8 +138,38 @@ mod tests {
         assert_eq!(
             err,
             AssignError::Infeasible(
-                "task 0_10 needs 0.1 cpu and 16 ram_mb but every client already holds 10 tasks, the most heron-ffd puts on one client (heron-ffd cannot add a client where Heron would add a container)".into()
+                "task 0_10 needs 0.1 cpu and 192 ram_mb but every client already holds 10 tasks, the most heron-ffd puts on one client (heron-ffd cannot add a client where Heron would add a container)".into()
             )
         );
+    }
+
+    /// Heron's `MinRamConstraint` (192 MB) and `MinCpuConstraint` (0.1): a
+    /// task under either makes FFD refuse the packing, though it would fit;
+    /// exactly at the minimums it packs.
+    #[test]
+    fn instances_under_the_minimum_sizes_are_refused() {
+        let one_client = |tasks: Vec<Task>| {
+            ClusterState::new(
+                AssignmentConfig::default(),
+                tasks,
+                vec![Client::new("a", 1)],
+            )
+            .unwrap()
+        };
+        let refused = |t: Task| assign(&one_client(vec![t]), &HeronConfig::default(), "heron-ffd");
+        assert_eq!(
+            refused(task(0, 0, 0.5, 191)),
+            Err(AssignError::Infeasible(
+                "task 0_0 needs 0.5 cpu and 191 ram_mb, under the 192 ram_mb Heron's heron-ffd accepts for an instance".into()
+            ))
+        );
+        assert_eq!(
+            refused(task(0, 0, 0.09, 512)),
+            Err(AssignError::Infeasible(
+                "task 0_0 needs 0.09 cpu and 512 ram_mb, under the 0.1 cpu Heron's heron-ffd accepts for an instance".into()
+            ))
+        );
+        let plan = refused(task(0, 0, 0.1, 192)).unwrap();
+        assert_eq!(active_of(&plan, "a"), ["0_0"]);
     }
 }

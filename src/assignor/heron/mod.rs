@@ -72,8 +72,11 @@
 //! places by resources alone. Heron has no standbys: `num_standby_replicas`
 //! is left unassigned, with a diagnostic when stateful tasks exist; no
 //! warm-ups, no follow-up rebalance. The model has no disk, so Heron's disk
-//! dimension, its minimum instance sizes (192 MiB RAM, 0.1 CPU) and the
-//! rounding of container CPU in the built plan are not modelled.
+//! dimension and the rounding of container CPU in the built plan are not
+//! modelled. Heron's minimum instance sizes are: FFD and RCRR refuse a task
+//! they place with less than 192 MiB of RAM (`MinRamConstraint`), FFD one with
+//! less than 0.1 CPU (`MinCpuConstraint`), as [`AssignError::Infeasible`]; RR
+//! checks neither. A task kept where it ran in a repack is not checked again.
 //!
 //! # Complexity
 //! With T tasks, C clients, K subtopologies and P previous placements:
@@ -150,6 +153,12 @@ pub struct HeronConfig {
     pub rr_checkpoint_ram_mb: u64,
     /// FFD's sort order.
     pub ffd_sort: FfdSort,
+    /// The least RAM, MiB, FFD and RCRR accept for an instance (Heron's
+    /// `MinRamConstraint`: 192 MB).
+    pub min_instance_ram_mb: u64,
+    /// The least CPU FFD accepts for an instance (Heron's `MinCpuConstraint`:
+    /// 0.1); RCRR has no such check.
+    pub min_instance_cpu: f64,
 }
 
 impl Default for HeronConfig {
@@ -168,6 +177,8 @@ impl Default for HeronConfig {
             rr_padding_ram_mb: 2048,
             rr_checkpoint_ram_mb: 1024,
             ffd_sort: FfdSort::RamFirst,
+            min_instance_ram_mb: 192,
+            min_instance_cpu: 0.1,
         }
     }
 }
@@ -544,6 +555,33 @@ impl<'a> Containers<'a> {
             cpu: (self.capacity[c].cpu - reserved.cpu).max(0.0),
             ram: self.capacity[c].ram.saturating_sub(reserved.ram),
         }
+    }
+
+    /// Heron's minimum instance sizes, checked as it places an instance: the
+    /// first of `tasks` whose demand is under `min_ram` MiB or, when given,
+    /// `min_cpu` is [`AssignError::Infeasible`] (Heron refuses the packing).
+    fn check_minimums(
+        &self,
+        tasks: &[TaskIx],
+        min_ram: u64,
+        min_cpu: Option<f64>,
+    ) -> Result<(), AssignError> {
+        for &t in tasks {
+            let d = self.demand[t];
+            let short = if d.ram < u128::from(min_ram) {
+                format!("{min_ram} ram_mb")
+            } else if min_cpu.is_some_and(|min| d.cpu < min) {
+                format!("{} cpu", cpu_text(min_cpu.unwrap_or(0.0)))
+            } else {
+                continue;
+            };
+            return Err(AssignError::Infeasible(format!(
+                "{}, under the {short} Heron's {} accepts for an instance",
+                self.needs(t),
+                self.strategy
+            )));
+        }
+        Ok(())
     }
 
     /// `task S_P needs X cpu and Y ram_mb`, marking defaults.

@@ -43,8 +43,11 @@ pub(super) fn assign(
         if has_previous(state) {
             bins.keep_survivors();
             let adds = bins.unplaced();
+            bins.check_minimums(&adds, config.min_instance_ram_mb, None)?;
             flexible(&mut bins, &adds)?;
         } else {
+            let all: Vec<TaskIx> = bins.owner.indices().collect();
+            bins.check_minimums(&all, config.min_instance_ram_mb, None)?;
             strict(&mut bins)?;
         }
     }
@@ -154,5 +157,37 @@ mod tests {
         let b_plan = &plan.clients[&"b".into()];
         assert!(b_plan.active.contains(&TaskId::new(0, 10)));
         assert!(b_plan.active.contains(&TaskId::new(0, 12)));
+    }
+
+    /// RCRR has Heron's `MinRamConstraint` (192 MB) but no CPU minimum: a
+    /// task of 191 MiB is refused, one of 0.01 CPU and 192 MiB packs; a
+    /// repack checks the tasks it places, not those that stay.
+    #[test]
+    fn only_the_ram_minimum_applies() {
+        let sized = |cpu: f64, ram: u64| {
+            let mut t = Task::stateless(TaskId::new(0, 0));
+            t.cpu = Some(cpu);
+            t.ram_mb = Some(ram);
+            t
+        };
+        let state = |t: Task, client: Client| {
+            ClusterState::new(AssignmentConfig::default(), vec![t], vec![client]).unwrap()
+        };
+        let config = HeronConfig::default();
+        assert_eq!(
+            assign(&state(sized(1.0, 191), Client::new("a", 1)), &config, "heron-rcrr"),
+            Err(AssignError::Infeasible(
+                "task 0_0 needs 1 cpu and 191 ram_mb, under the 192 ram_mb Heron's heron-rcrr accepts for an instance".into()
+            ))
+        );
+        let plan = assign(
+            &state(sized(0.01, 192), Client::new("a", 1)),
+            &config,
+            "heron-rcrr",
+        );
+        assert_eq!(counts(&plan.unwrap()), [1]);
+        let stayed = Client::new("a", 1).with_previous_active([TaskId::new(0, 0)]);
+        let plan = assign(&state(sized(1.0, 191), stayed), &config, "heron-rcrr");
+        assert_eq!(counts(&plan.unwrap()), [1]);
     }
 }
