@@ -191,11 +191,7 @@ impl FlowNetwork {
         sink: NodeIndex,
         demand: i64,
     ) -> Result<i64, FlowError> {
-        for a in self.graph.edge_weights_mut() {
-            a.flow = 0;
-        }
-        let mut residual = Residual::new(&self.graph);
-        let mut potential = residual.potentials()?;
+        let (mut residual, mut potential) = self.residual()?;
         let (s, t) = (source.index(), sink.index());
         if s == t {
             return Ok(0);
@@ -205,9 +201,7 @@ impl FlowNetwork {
         while sent < demand && residual.dijkstra(s, t, &mut potential, &mut work) {
             sent += residual.blocking_flows(s, t, &potential, demand - sent, &mut work);
         }
-        for (i, a) in self.graph.edge_weights_mut().enumerate() {
-            a.flow = residual.cap[2 * i + 1];
-        }
+        self.keep_flows(&residual);
         if sent < demand {
             return Err(FlowError::Infeasible {
                 demand,
@@ -237,11 +231,7 @@ impl FlowNetwork {
         sink: NodeIndex,
         demand: i64,
     ) -> Result<i64, FlowError> {
-        for a in self.graph.edge_weights_mut() {
-            a.flow = 0;
-        }
-        let mut residual = Residual::new(&self.graph);
-        residual.potentials()?;
+        let (mut residual, _) = self.residual()?;
         let (s, t) = (source.index(), sink.index());
         if s == t || demand <= 0 {
             return Ok(0);
@@ -250,12 +240,31 @@ impl FlowNetwork {
         if outcome == scaling::Outcome::TooCostly {
             return self.min_cost_flow(source, sink, demand);
         }
-        for (i, a) in self.graph.edge_weights_mut().enumerate() {
-            a.flow = residual.cap[2 * i + 1];
-        }
+        self.keep_flows(&residual);
         match outcome {
             scaling::Outcome::Infeasible(reached) => Err(FlowError::Infeasible { demand, reached }),
             _ => Ok(self.total_cost()),
+        }
+    }
+}
+
+impl FlowNetwork {
+    /// Every flow back to 0, and the residual network with feasible
+    /// potentials: what both solvers start from.
+    fn residual(&mut self) -> Result<(Residual, Vec<i64>), FlowError> {
+        for a in self.graph.edge_weights_mut() {
+            a.flow = 0;
+        }
+        let residual = Residual::new(&self.graph);
+        let potential = residual.potentials()?;
+        Ok((residual, potential))
+    }
+
+    /// The arcs take the flows a solver left in `residual` (a reverse
+    /// residual arc's capacity is its forward arc's flow).
+    fn keep_flows(&mut self, residual: &Residual) {
+        for (i, a) in self.graph.edge_weights_mut().enumerate() {
+            a.flow = residual.cap[2 * i + 1];
         }
     }
 }

@@ -69,6 +69,8 @@ struct Settings {
     acceptable_lag: Records,
     restore_bandwidth: Option<Rate>,
     process_rate: Option<Rate>,
+    /// Whether any task has input (else the processing model has nothing to do).
+    inputs: bool,
 }
 
 impl Settings {
@@ -86,6 +88,7 @@ impl Settings {
             acceptable_lag: Records::new(scenario.config.acceptable_recovery_lag),
             restore_bandwidth: cluster.restore_bandwidth.map(Rate::new),
             process_rate: cluster.process_rate.map(Rate::new),
+            inputs: scenario.subtopologies.iter().any(|s| s.input_rate > 0),
         }
     }
 }
@@ -153,6 +156,24 @@ struct Run<'a> {
     drained_since: Option<SimTime>,
     /// What the samples average since the last one.
     window: Window,
+}
+
+/// What a stretch starts with, counted once: the tasks by what their active
+/// does, and the cluster-wide conditions the metrics follow.
+#[derive(Debug, Clone, Copy, Default)]
+struct Census {
+    /// Stateful and stateless tasks without a running active.
+    down_stateful: u64,
+    down_stateless: u64,
+    /// Stateful actives restoring.
+    restoring: u64,
+    /// Stateful tasks, and those covered by their caught-up standbys.
+    stateful: u64,
+    covered: u64,
+    /// Whether no task has an input backlog.
+    drained: bool,
+    /// The most standbys and warm-ups on one member.
+    max_replicas: u64,
 }
 
 /// Integrals over the current sample interval.
@@ -860,11 +881,7 @@ impl Run<'_> {
     /// which a rate changes (module doc). Reads, writes and accounting over
     /// it; returns the instant reached.
     fn physics(&mut self, end: SimTime) -> Result<SimTime, Overflow> {
-        let readers = stretch::readers(
-            &self.world,
-            self.settings.restore_rate.get(),
-            self.settings.restore_bandwidth.map(Rate::get),
-        );
+        let readers = self.readers();
         let processors = self.processors();
         let acceptable = self.acceptable_milli();
         let limit = end.since(self.now).get();
@@ -877,9 +894,9 @@ impl Run<'_> {
         let dt = Millis::new(ms);
         // `ms` is at most `end − now`, or 1 ms when `end` is now + 1.
         let stop = self.now.checked_after(dt).unwrap_or(end);
-        let covered = self.covered_tasks();
-        self.observe(&readers, covered);
-        self.accumulate(dt, covered)?;
+        let census = self.census();
+        self.observe(&readers, census);
+        self.accumulate(dt, census)?;
         let mut finished = Vec::new();
         for r in &readers {
             let read = r.read_over(ms);
@@ -905,6 +922,9 @@ impl Run<'_> {
     /// The running actives and their processing rates now. Without a
     /// `process_rate` a running active has no backlog: it is cleared here.
     fn processors(&mut self) -> Vec<Processor> {
+        if !self.settings.inputs {
+            return Vec::new();
+        }
         match self.settings.process_rate {
             Some(rate) => backlog::processors(&self.world, rate.get()),
             None => {
@@ -921,6 +941,9 @@ impl Run<'_> {
     /// Input arrives at every task over `dt`; running actives process
     /// theirs. Accounts the backlog over the stretch.
     fn process(&mut self, processors: &[Processor], dt: Millis) -> Result<(), Overflow> {
+        if !self.settings.inputs {
+            return Ok(());
+        }
         let ms = dt.get();
         let mut after: Vec<Option<u128>> = vec![None; self.world.tasks.len()];
         for p in processors {
@@ -967,50 +990,61 @@ impl Run<'_> {
     /// conditions hold: every task running, every stateful task covered by
     /// its caught-up standbys (`covered` of them are), every restore done;
     /// and the replica pile-up.
-    fn observe(&mut self, readers: &[Reader], covered: usize) {
+    fn observe(&mut self, readers: &[Reader], census: Census) {
         let now = self.now;
         let since = |holds: bool, since: Option<SimTime>| holds.then(|| since.unwrap_or(now));
-        let running = self.count(ActiveState::Running) == self.world.tasks.len() as u64;
-        let stateful = self.world.tasks.iter().filter(|t| t.stateful).count();
-        let covered = covered == stateful;
+        let running = census.down_stateful + census.down_stateless == 0;
         let restored = readers.iter().all(Reader::following);
-        let drained = self
-            .world
-            .tasks
-            .iter()
-            .all(|t| t.backlog == MilliRecords::ZERO);
-        self.drained_since = since(drained, self.drained_since);
+        self.drained_since = since(census.drained, self.drained_since);
         self.available_since = since(running, self.available_since);
-        self.redundant_since = since(covered, self.redundant_since);
+        self.redundant_since = since(census.covered == census.stateful, self.redundant_since);
         self.restored_since = since(restored, self.restored_since);
-        let max_replicas = self.max_replicas();
-        self.window.max_replicas = self.window.max_replicas.max(max_replicas);
-        self.metrics.max_replicas_per_client =
-            self.metrics.max_replicas_per_client.max(max_replicas);
+        self.window.max_replicas = self.window.max_replicas.max(census.max_replicas);
+        self.metrics.max_replicas_per_client = self
+            .metrics
+            .max_replicas_per_client
+            .max(census.max_replicas);
+    }
+
+    /// The [`Census`] of now: one pass over the tasks.
+    fn census(&self) -> Census {
+        let mut census = Census {
+            drained: true,
+            covered: self.covered_tasks() as u64,
+            max_replicas: self.max_replicas(),
+            ..Census::default()
+        };
+        for task in &self.world.tasks {
+            census.stateful += u64::from(task.stateful);
+            census.drained &= task.backlog == MilliRecords::ZERO;
+            match (task.state, task.stateful) {
+                (ActiveState::Running, _) => {}
+                (state, true) => {
+                    census.down_stateful += 1;
+                    census.restoring += u64::from(state == ActiveState::Restoring);
+                }
+                (_, false) => census.down_stateless += 1,
+            }
+        }
+        census
+    }
+
+    /// The readers of now ([`stretch::readers`] with the scenario's rates).
+    fn readers(&self) -> Vec<Reader> {
+        stretch::readers(
+            &self.world,
+            self.settings.restore_rate.get(),
+            self.settings.restore_bandwidth.map(Rate::get),
+        )
     }
 
     /// Accounting over a stretch of `dt` from now, rates and states constant:
-    /// outages, coverage (`covered` stateful tasks), imbalance, cross-rack
-    /// actives and the sample window.
-    fn accumulate(&mut self, dt: Millis, covered: usize) -> Result<(), Overflow> {
-        let covered = covered as u64;
-        self.metrics.covered_task_ms = accumulate(
-            self.metrics.covered_task_ms,
-            covered,
-            dt,
-            "standby_coverage",
-        )?;
-        let mut down = (0u64, 0u64);
-        for task in &self.world.tasks {
-            if task.state != ActiveState::Running {
-                if task.stateful {
-                    down.0 += 1;
-                } else {
-                    down.1 += 1;
-                }
-            }
-        }
+    /// outages, coverage, imbalance, cross-rack actives and the sample
+    /// window, from the stretch's `census`.
+    fn accumulate(&mut self, dt: Millis, census: Census) -> Result<(), Overflow> {
+        let down = (census.down_stateful, census.down_stateless);
         let m = &mut self.metrics;
+        m.covered_task_ms = accumulate(m.covered_task_ms, census.covered, dt, "standby_coverage")?;
         let add = |sum: Millis, n: u64, what: &str| {
             dt.checked_times(n)
                 .ok_or_else(|| Overflow::of(what))
@@ -1039,10 +1073,9 @@ impl Run<'_> {
             "cross_rack_actives",
         )?;
         let running = self.world.tasks.len() as u64 - down.0 - down.1;
-        let restoring = self.count(ActiveState::Restoring);
         let w = &mut self.window;
         w.available_task_ms = accumulate(w.available_task_ms, running, dt, "samples")?;
-        w.restoring_task_ms = accumulate(w.restoring_task_ms, restoring, dt, "samples")?;
+        w.restoring_task_ms = accumulate(w.restoring_task_ms, census.restoring, dt, "samples")?;
         w.imbalance_milli_ms =
             accumulate(w.imbalance_milli_ms, self.imbalance_milli, dt, "samples")?;
         Ok(())
@@ -1156,12 +1189,8 @@ impl Run<'_> {
         let (active, replica, cross_rack) = totals.map_err(|o| self.overflow(o))?;
         let steady = records_of(self.steady_milli, "restored_records.steady_replication")
             .map_err(|o| self.overflow(o))?;
-        let readers = stretch::readers(
-            &self.world,
-            self.settings.restore_rate.get(),
-            self.settings.restore_bandwidth.map(Rate::get),
-        );
-        self.observe(&readers, self.covered_tasks());
+        let readers = self.readers();
+        self.observe(&readers, self.census());
         let m = &mut self.metrics;
         m.max_outage_ms = self.world.max_outage_ms;
         m.task_down_ms = self.world.tasks.iter().map(|t| t.down_ms).collect();

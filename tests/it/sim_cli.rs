@@ -65,7 +65,7 @@ const PLOTS: [&str; 4] = [
     "restored_records.svg",
 ];
 
-use support::{smoothscale, BinRun as Run};
+use support::{assert_bad_input, smoothscale, BinRun as Run};
 
 /// A fresh, empty directory under Cargo's per-test temp dir.
 fn fresh_dir(name: &str) -> PathBuf {
@@ -281,18 +281,6 @@ fn plots_are_well_formed_svg() {
         let svg = String::from_utf8(read(&out.join(plot))).unwrap();
         assert!(svg.contains(unit), "{plot} has no y axis label with {unit}");
     }
-}
-
-/// Exit 2, nothing on stdout, one stderr line containing every `needle`,
-/// and no output directory.
-fn assert_bad_input(run: &Run, needles: &[&str], out: &Path) {
-    assert_eq!(run.code, Some(2), "{run:?}");
-    assert_eq!(run.stdout, "", "{run:?}");
-    assert_eq!(run.stderr.lines().count(), 1, "{run:?}");
-    for needle in needles {
-        assert!(run.stderr.contains(needle), "{needle} not in {run:?}");
-    }
-    assert!(!out.exists(), "{} was created", out.display());
 }
 
 #[test]

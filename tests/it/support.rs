@@ -302,3 +302,15 @@ pub fn smoothscale(args: &[&str], threads: usize) -> BinRun {
         stderr: String::from_utf8(out.stderr).expect("stderr is UTF-8"),
     }
 }
+
+/// A run that failed on bad input: exit 2, nothing on stdout, one stderr line
+/// containing every `needle`, and no output directory `out`.
+pub fn assert_bad_input(run: &BinRun, needles: &[&str], out: &std::path::Path) {
+    assert_eq!(run.code, Some(2), "{run:?}");
+    assert_eq!(run.stdout, "", "{run:?}");
+    assert_eq!(run.stderr.lines().count(), 1, "{run:?}");
+    for needle in needles {
+        assert!(run.stderr.contains(needle), "{needle} not in {run:?}");
+    }
+    assert!(!out.exists(), "{} was created", out.display());
+}

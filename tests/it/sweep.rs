@@ -318,14 +318,7 @@ fn assert_bad_input(args: &[&str], text: &str, needles: &[&str]) {
     let out = file.with_file_name("out");
     let mut all = vec!["sweep", s(&file), "--seeds", "1..3", "--out", s(&out)];
     all.extend_from_slice(args);
-    let run = smoothscale(&all, 1);
-    assert_eq!(run.code, Some(2), "{run:?}");
-    assert_eq!(run.stdout, "", "{run:?}");
-    assert_eq!(run.stderr.lines().count(), 1, "{run:?}");
-    for needle in needles {
-        assert!(run.stderr.contains(needle), "{needle} not in {run:?}");
-    }
-    assert!(!out.exists(), "{} was created", out.display());
+    support::assert_bad_input(&smoothscale(&all, 1), needles, &out);
 }
 
 #[test]
