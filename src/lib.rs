@@ -45,7 +45,7 @@ pub mod wire;
 
 pub use assignor::{AssignError, Assignor, Claims, LeaveBehaviour, StrategyInfo};
 pub use model::{
-    AssignmentConfig, Client, ClientId, ClientPlan, ClusterState, InputError, Lag, Plan,
-    RackAwareStrategy, Task, TaskId,
+    AssignmentConfig, Client, ClientId, ClientPlan, ClusterState, Container, ContainerId,
+    InputError, Lag, Plan, RackAwareStrategy, Task, TaskId,
 };
 pub use validate::{validate, Violation};

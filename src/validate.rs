@@ -2,10 +2,11 @@
 //! test, the property tests, the command line and the simulator after every
 //! rebalance. It checks the claims it is given: it never looks a strategy up.
 
+use std::collections::BTreeSet;
 use std::fmt;
 
 use crate::assignor::Claims;
-use crate::model::{ClientId, ClusterState, Plan, TaskId};
+use crate::model::{ClientId, ClusterState, ContainerId, Plan, TaskId};
 
 /// One broken invariant.
 #[derive(Debug, Clone, PartialEq)]
@@ -66,6 +67,15 @@ pub enum Violation {
         /// Warm-ups in the plan.
         actual: usize,
     },
+    /// A container of the plan runs on a client the state does not have.
+    ContainerClient(ContainerId, ClientId),
+    /// A container lists a task its client does not hold in that role (as
+    /// active; as standby, for a stateful task), a task the state does not
+    /// have, or an active another container runs too.
+    ContainerTask(ContainerId, TaskId),
+    /// A plan with containers gives a client an active in none of its
+    /// containers.
+    Uncontained(ClientId, TaskId),
 }
 
 impl fmt::Display for Violation {
@@ -116,6 +126,16 @@ impl fmt::Display for Violation {
             Violation::TooManyWarmups { limit, actual } => {
                 write!(f, "plan has {actual} warm-ups, limit {limit}")
             }
+            Violation::ContainerClient(k, c) => {
+                write!(f, "container {k} runs on unknown client {c}")
+            }
+            Violation::ContainerTask(k, t) => write!(
+                f,
+                "container {k} lists task {t}, which its client does not hold in that role or another container runs"
+            ),
+            Violation::Uncontained(c, t) => {
+                write!(f, "client {c} runs task {t} in none of its containers")
+            }
         }
     }
 }
@@ -124,7 +144,8 @@ impl fmt::Display for Violation {
 /// and to `claims`: every client of the state appears and no other; every
 /// task exactly one active while any client exists; no client holds two
 /// replicas of one task; standbys and warm-ups only of stateful tasks; every
-/// task of `followup_when_caught_up` has a warm-up; and, where `claims` asks
+/// task of `followup_when_caught_up` has a warm-up; a plan's containers hold
+/// what their clients hold and contain every active; and, where `claims` asks
 /// for them, `min(num_standby_replicas, clients − 1)` standbys per stateful
 /// task (warm-ups standing in for standbys with `warmups_stand_in`), at most
 /// `max_warmup_replicas` warm-ups, and actives within the resources clients
@@ -234,6 +255,7 @@ pub fn validate(state: &ClusterState, plan: &Plan, claims: Claims) -> Result<(),
             actual: plan.warmup_count(),
         });
     }
+    check_containers(state, plan, &mut found);
     if found.is_empty() {
         Ok(())
     } else {
@@ -336,15 +358,57 @@ fn check_standby_count(
     }
 }
 
+/// The containers of a plan that has them: each on a client of the state,
+/// holding only what its client holds in that role (a standby container may
+/// copy stateless tasks, which are no replicas), each active in one
+/// container, and every active of a client in one of its containers.
+fn check_containers(state: &ClusterState, plan: &Plan, found: &mut Vec<Violation>) {
+    if plan.containers.is_empty() {
+        return;
+    }
+    let mut contained: BTreeSet<(&ClientId, TaskId)> = BTreeSet::new();
+    for (name, container) in &plan.containers {
+        let Some(cp) = plan.clients.get(&container.client) else {
+            found.push(Violation::ContainerClient(
+                name.clone(),
+                container.client.clone(),
+            ));
+            continue;
+        };
+        for &t in &container.active {
+            let fresh = contained.insert((&container.client, t));
+            if !fresh || !cp.active.contains(&t) {
+                found.push(Violation::ContainerTask(name.clone(), t));
+            }
+        }
+        for &t in &container.standby {
+            let held = match state.task(t) {
+                None => false,
+                Some(task) => !task.stateful || cp.standby.contains(&t),
+            };
+            if !held {
+                found.push(Violation::ContainerTask(name.clone(), t));
+            }
+        }
+    }
+    for (id, cp) in &plan.clients {
+        for &t in &cp.active {
+            if !contained.contains(&(id, t)) {
+                found.push(Violation::Uncontained(id.clone(), t));
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::assignor::{self, Assignor};
     use crate::model::{AssignmentConfig, Client, Task};
 
-    /// Two stateful tasks on three clients with one standby each.
+    /// Three stateful tasks on three clients with one standby each.
     fn state() -> ClusterState {
-        let tasks = (0..2)
+        let tasks = (0..3)
             .map(|p| Task::stateful(TaskId::new(0, p), 100))
             .collect();
         let clients = ["a", "b", "c"].map(|id| Client::new(id, 1)).to_vec();
@@ -372,7 +436,7 @@ mod tests {
                 .all(|v| matches!(v, Violation::StandbyCount { actual: 0, .. })),
             "{expected:?}"
         );
-        assert_eq!(expected.len(), 2);
+        assert_eq!(expected.len(), 3);
         for name in ["kip44l", "KIP441", "", "no-such-strategy"] {
             plan.strategy = name.to_string();
             assert_eq!(
@@ -384,6 +448,37 @@ mod tests {
         // The baseline rules alone accept it, whatever the name says.
         plan.strategy = "kip441".to_string();
         assert_eq!(validate(&state, &plan, Claims::NONE), Ok(()));
+    }
+
+    /// A samza plan's containers hold what their clients hold; each broken
+    /// link is named.
+    #[test]
+    fn containers_must_match_their_clients() {
+        use crate::model::{ClientId, Container, ContainerId};
+        let state = state();
+        let samza = &assignor::samza::Samza;
+        let plan = samza.assign(&state).expect("plan");
+        assert_eq!(validate(&state, &plan, Claims::NONE), Ok(()));
+        let (a, zero) = (ClientId::from("a"), ContainerId::from("0"));
+        assert_eq!(plan.containers[&zero].client, a);
+
+        let mut moved = plan.clone();
+        moved.containers.get_mut(&zero).expect("container 0").client = ClientId::from("b");
+        let found = validate(&state, &moved, Claims::NONE).unwrap_err();
+        assert!(found.contains(&Violation::ContainerTask(zero.clone(), TaskId::new(0, 0))));
+        assert!(found.contains(&Violation::Uncontained(a.clone(), TaskId::new(0, 0))));
+
+        let mut stray = plan.clone();
+        stray
+            .containers
+            .insert(ContainerId::from("9"), Container::on("nobody"));
+        assert_eq!(
+            validate(&state, &stray, Claims::NONE),
+            Err(vec![Violation::ContainerClient(
+                ContainerId::from("9"),
+                ClientId::from("nobody")
+            )])
+        );
     }
 
     /// Every registered strategy's plan passes with its own claims.

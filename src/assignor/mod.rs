@@ -156,7 +156,7 @@ pub(crate) fn task_ids<'a>(
 }
 
 /// The plan of `strategy` giving the clients of `state`, in order, these
-/// client plans; no follow-up, no diagnostics yet.
+/// client plans; no follow-up, no diagnostics, no containers yet.
 pub(crate) fn plan_of(
     state: &ClusterState,
     strategy: &str,
@@ -169,5 +169,6 @@ pub(crate) fn plan_of(
         followup_rebalance_ms: None,
         followup_when_caught_up: std::collections::BTreeSet::new(),
         diagnostics: Vec::new(),
+        containers: std::collections::BTreeMap::new(),
     }
 }

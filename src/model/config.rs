@@ -18,7 +18,8 @@ pub enum RackAwareStrategy {
     BalanceSubtopology,
 }
 
-/// Assignment settings shared by every strategy (KIP-441, KIP-708, KIP-925 names).
+/// Assignment settings shared by every strategy (KIP-441, KIP-708, KIP-925
+/// names), and the one Samza setting `samza` reads.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AssignmentConfig {
     /// Standby replicas per stateful task (`num.standby.replicas`, default 0).
@@ -39,6 +40,10 @@ pub struct AssignmentConfig {
     pub rack_aware_traffic_cost: Option<u32>,
     /// KIP-925 cost of moving a task; `None` takes the strategy's default.
     pub rack_aware_non_overlap_cost: Option<u32>,
+    /// Samza's `cluster-manager.fault-domain-aware.standby.enabled` (default
+    /// off), read by `samza` alone: no two containers of one family (an
+    /// active container and its standby containers) on one rack either.
+    pub samza_fault_domain_aware_standby: bool,
 }
 
 impl Default for AssignmentConfig {
@@ -52,6 +57,7 @@ impl Default for AssignmentConfig {
             rack_aware_strategy: RackAwareStrategy::None,
             rack_aware_traffic_cost: None,
             rack_aware_non_overlap_cost: None,
+            samza_fault_domain_aware_standby: false,
         }
     }
 }

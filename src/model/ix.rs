@@ -37,7 +37,7 @@ use std::fmt;
 use std::marker::PhantomData;
 use std::ops::{Index, IndexMut};
 
-use super::{ClusterState, TaskId};
+use super::{ClientId, ClusterState, TaskId};
 
 /// The most tasks a [`ClusterState`] may have: every position is a `u32`
 /// below `u32::MAX`, which the strategies keep free to mean "none".
@@ -161,6 +161,14 @@ impl ClusterState {
     /// The position of the task with this id.
     pub fn task_ix(&self, id: TaskId) -> Option<TaskIx> {
         self.task_position(id).map(TaskIx::from_position)
+    }
+
+    /// The position of the client with this id. O(log C).
+    pub fn client_ix(&self, id: &ClientId) -> Option<ClientIx> {
+        self.clients()
+            .binary_search_by(|c| c.id.cmp(id))
+            .ok()
+            .map(ClientIx::from_position)
     }
 
     /// The ids of the tasks at `positions`.

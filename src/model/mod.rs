@@ -3,6 +3,7 @@
 
 mod client;
 mod config;
+mod container;
 mod error;
 mod ids;
 pub(crate) mod ix;
@@ -17,6 +18,7 @@ pub use config::{
     AssignmentConfig, RackAwareStrategy, MAX_TAG_KEYS, MAX_TAG_KEY_LEN, MAX_TAG_VALUE_LEN,
     MIN_PROBING_REBALANCE_INTERVAL_MS,
 };
+pub use container::{Container, ContainerId};
 pub use error::{one_line, quote, InputError, ECHO_MAX_CHARS};
 pub use ids::{ClientId, ParseTaskIdError, TaskId};
 pub use ix::{ClientIx, Ix, IxVec, TaskIx, MAX_CLIENTS, MAX_TASKS};

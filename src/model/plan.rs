@@ -2,7 +2,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::{ClientId, TaskId};
+use super::{ClientId, Container, ContainerId, TaskId};
 
 /// What one client is given.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -42,6 +42,10 @@ pub struct Plan {
     pub followup_when_caught_up: BTreeSet<TaskId>,
     /// Notes from the strategy about what it did not do and why.
     pub diagnostics: Vec<String>,
+    /// The containers the plan runs, by name, for a strategy that groups
+    /// tasks into containers (`samza`); empty for the others. Every active
+    /// of a client is in exactly one of its containers.
+    pub containers: BTreeMap<ContainerId, Container>,
 }
 
 impl Plan {

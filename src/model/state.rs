@@ -6,7 +6,9 @@ use super::config::{MAX_TAG_KEYS, MAX_TAG_KEY_LEN, MAX_TAG_VALUE_LEN};
 use super::error::{quote, ECHO_MAX_CHARS};
 use super::ix::{MAX_CLIENTS, MAX_TASKS};
 use super::task_index::TaskIndex;
-use super::{AssignmentConfig, Client, ClientId, InputError, Lag, Task, TaskId};
+use super::{
+    AssignmentConfig, Client, ClientId, Container, ContainerId, InputError, Lag, Task, TaskId,
+};
 
 /// Tasks, clients with their lags and previous assignment, and the config.
 ///
@@ -21,6 +23,7 @@ pub struct ClusterState {
     /// Columns of `tasks`, for the assignors' passes over every task.
     end_offsets: Vec<u64>,
     stateful_flags: Vec<bool>,
+    previous_containers: BTreeMap<ContainerId, Container>,
 }
 
 impl ClusterState {
@@ -57,7 +60,36 @@ impl ClusterState {
             task_index,
             end_offsets,
             stateful_flags,
+            previous_containers: BTreeMap::new(),
         })
+    }
+
+    /// The same state with the containers of the previous plan (Samza's
+    /// stored task → container mapping and each container's last client;
+    /// see [`Container`]), checked.
+    ///
+    /// A record may name a client that has left (the container's host is
+    /// gone) and tasks the state no longer has (the stored mapping outlives
+    /// a task); those are facts for the strategy to read, not errors.
+    ///
+    /// # Errors
+    ///
+    /// An [`InputError`] naming the first record that breaks a rule,
+    /// `previous_containers[K]` in the order given: an empty name or client
+    /// id, a name given twice, a task a record holds both as active and as
+    /// standby, or a task active in two records.
+    pub fn with_previous_containers(
+        mut self,
+        containers: Vec<(ContainerId, Container)>,
+    ) -> Result<Self, InputError> {
+        self.previous_containers = check_containers(containers)?;
+        Ok(self)
+    }
+
+    /// The containers of the previous plan, by name (empty when the state
+    /// carries none).
+    pub fn previous_containers(&self) -> &BTreeMap<ContainerId, Container> {
+        &self.previous_containers
     }
 
     /// The assignment settings.
@@ -169,6 +201,48 @@ fn check_limits(tasks: usize, clients: usize) -> Result<(), InputError> {
         ));
     }
     Ok(())
+}
+
+/// Checks the records of [`ClusterState::with_previous_containers`].
+fn check_containers(
+    containers: Vec<(ContainerId, Container)>,
+) -> Result<BTreeMap<ContainerId, Container>, InputError> {
+    let mut by_name: BTreeMap<ContainerId, (usize, Container)> = BTreeMap::new();
+    let mut active_in: BTreeMap<TaskId, usize> = BTreeMap::new();
+    for (i, (name, container)) in containers.into_iter().enumerate() {
+        let at = |field: &str| format!("previous_containers[{i}].{field}");
+        if name.as_str().is_empty() {
+            return Err(InputError::new(at("id"), "must not be empty, got \"\""));
+        }
+        if container.client.as_str().is_empty() {
+            return Err(InputError::new(at("client"), "must not be empty, got \"\""));
+        }
+        if let Some((j, _)) = by_name.get(&name) {
+            return Err(InputError::new(
+                at("id"),
+                format!(
+                    "duplicates previous_containers[{j}].id, got {}",
+                    quote(name.as_str())
+                ),
+            ));
+        }
+        if let Some(id) = container.active.intersection(&container.standby).next() {
+            return Err(InputError::new(
+                at("standby"),
+                format!("names {id}, which is also in active of the same container"),
+            ));
+        }
+        for &id in &container.active {
+            if let Some(j) = active_in.insert(id, i) {
+                return Err(InputError::new(
+                    at("active"),
+                    format!("names {id}, which previous_containers[{j}] runs as active too"),
+                ));
+            }
+        }
+        by_name.insert(name, (i, container));
+    }
+    Ok(by_name.into_iter().map(|(n, (_, c))| (n, c)).collect())
 }
 
 fn check_tasks(tasks: &[Task]) -> Result<BTreeMap<TaskId, usize>, InputError> {

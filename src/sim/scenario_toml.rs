@@ -90,6 +90,7 @@
 //! | `rack_aware_strategy` | string | `"none"` | `"none"`, `"min_traffic"` or `"balance_subtopology"` |
 //! | `rack_aware_traffic_cost` | integer | the strategy's | `0 ..= 2^32 − 1` |
 //! | `rack_aware_non_overlap_cost` | integer | the strategy's | `0 ..= 2^32 − 1` |
+//! | `samza_fault_domain_aware_standby` | boolean | `false` | |
 //!
 //! `[[events]]`: every event has `at` (duration, required, at most `duration`)
 //! and `kind` (required); the other keys depend on the kind, and a key of
@@ -659,6 +660,7 @@ struct ConfigDoc {
     rack_aware_strategy: Option<Choice<RackAwareStrategy>>,
     rack_aware_traffic_cost: Option<U32>,
     rack_aware_non_overlap_cost: Option<U32>,
+    samza_fault_domain_aware_standby: Option<bool>,
 }
 
 /// The kinds of scripted events.
@@ -918,6 +920,7 @@ fn read_config(doc: Option<ConfigDoc>) -> Read<AssignmentConfig> {
             .map_or(d.rack_aware_strategy, |c| c.0),
         rack_aware_traffic_cost: doc.rack_aware_traffic_cost.map(Int::small),
         rack_aware_non_overlap_cost: doc.rack_aware_non_overlap_cost.map(Int::small),
+        samza_fault_domain_aware_standby: doc.samza_fault_domain_aware_standby.unwrap_or(false),
     };
     // The interval's lower bound is already its type's
     // (`Duration<MIN_PROBING_REBALANCE_INTERVAL_MS>`, a message with the

@@ -673,3 +673,22 @@ fn an_outage_leaves_a_backlog_to_drain() {
     assert_eq!(m.max_backlog_milli, 360_000_000);
     assert_eq!(m.drained_ms, None);
 }
+
+/// The simulator hands samza its containers back, so a scale-in is Samza's.
+/// Six tasks of 100,000 records, round robin over containers 0..3 on c0..c3:
+/// {0_0, 0_4}, {0_1, 0_5}, {0_2}, {0_3}. c1 crashes (disk kept) at 10 min;
+/// 45 s later the group has three members: Samza drops container 3 (0_3
+/// spills into container 2, on c2) and restarts container 1 on c3, which
+/// runs no active container now. Three tasks move and restore in full
+/// (0_1 and 0_5 to c3, 0_3 to c2), where keeping each live client's
+/// container (the layout derived without the record) moves two.
+#[test]
+fn samza_reads_back_the_containers_of_the_plan_in_force() {
+    let mut s = scenario(4, vec![stateful(6, 100_000, 0)], vec![crash(600_000, "c1")]);
+    s.config.num_standby_replicas = 0;
+    let r = run(&s, assignor::by_name("samza").unwrap(), 1).unwrap();
+    assert_eq!(r.outcome, Outcome::Completed);
+    assert_eq!(r.metrics.membership_rebalances, 1);
+    assert_eq!(r.metrics.active_moves, 3);
+    assert_eq!(r.metrics.restored_active_records.get(), 3 * 100_000);
+}

@@ -4,7 +4,9 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::model::{Client, ClusterState, InputError, Lag, Plan, Task, TaskId};
+use crate::model::{
+    Client, ClusterState, Container, ContainerId, InputError, Lag, Plan, Task, TaskId,
+};
 
 use super::perturb;
 use super::units::{MilliRecords, Millis, Overflow, Rate, Records, SimTime};
@@ -140,6 +142,10 @@ pub(crate) struct World {
     task_resources: Vec<(Option<f64>, Option<u64>)>,
     /// The longest outage closed so far.
     pub max_outage_ms: Millis,
+    /// The containers of the plan in force (a strategy that has them,
+    /// `samza`), handed to the next rebalance as the previous ones: the
+    /// job's record, kept when a container's client leaves.
+    containers: BTreeMap<ContainerId, Container>,
 }
 
 impl World {
@@ -219,6 +225,7 @@ impl World {
                 .map(|s| (s.cpu, s.ram_mb))
                 .collect(),
             max_outage_ms: Millis::ZERO,
+            containers: BTreeMap::new(),
         };
         for _ in 0..cluster.clients {
             world.add_client(SimTime::new(0));
@@ -284,7 +291,13 @@ impl World {
             .into_iter()
             .map(|c| self.client_view(c))
             .collect();
-        ClusterState::new(scenario.config.clone(), tasks, clients)
+        let containers = self
+            .containers
+            .iter()
+            .map(|(id, c)| (id.clone(), c.clone()))
+            .collect();
+        ClusterState::new(scenario.config.clone(), tasks, clients)?
+            .with_previous_containers(containers)
     }
 
     fn client_view(&self, c: usize) -> Client {
@@ -392,6 +405,7 @@ impl World {
                 replicas[task_index[t]].insert(c);
             }
         }
+        self.containers.clone_from(&plan.containers);
         let mut moves = (ActiveMoves::default(), 0);
         for client in &mut self.clients {
             client.actives.clear();

@@ -12,8 +12,8 @@ use serde_json::Number;
 use super::de::{nullable, nullable_object, nullable_objects};
 use super::entries::Entries;
 use crate::model::{
-    key_path, one_line, quote, AssignmentConfig, Client, ClientId, ClusterState, InputError, Lag,
-    RackAwareStrategy, Task, TaskId, ECHO_MAX_CHARS,
+    key_path, one_line, quote, AssignmentConfig, Client, ClientId, ClusterState, Container,
+    ContainerId, InputError, Lag, RackAwareStrategy, Task, TaskId, ECHO_MAX_CHARS,
 };
 
 /// The whole input: settings, tasks and clients.
@@ -26,6 +26,12 @@ pub(crate) struct StateDoc {
     pub tasks: Vec<TaskDoc>,
     #[serde(default, deserialize_with = "nullable_objects")]
     pub clients: Vec<ClientDoc>,
+    #[serde(
+        default,
+        deserialize_with = "nullable_objects",
+        skip_serializing_if = "Vec::is_empty"
+    )]
+    pub previous_containers: Vec<ContainerDoc>,
 }
 
 /// KIP-925's mode as written: `none`, `min_traffic`, `balance_subtopology`.
@@ -95,6 +101,13 @@ pub struct ConfigDoc {
     /// `rack.aware.assignment.non_overlap_cost`: an integer `0 ..= 2^32 − 1`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rack_aware_non_overlap_cost: Option<Number>,
+    /// Samza's `cluster-manager.fault-domain-aware.standby.enabled`.
+    #[serde(
+        default,
+        deserialize_with = "nullable",
+        skip_serializing_if = "std::ops::Not::not"
+    )]
+    pub samza_fault_domain_aware_standby: bool,
 }
 
 /// One task.
@@ -163,6 +176,43 @@ pub(crate) struct ClientDoc {
     pub leaving: bool,
     #[serde(default, deserialize_with = "nullable")]
     pub lags: Entries<serde_json::Value>,
+}
+
+/// One container: of the previous plan in a state (`previous_containers`),
+/// of the plan in a plan document (`containers`).
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, expecting = "a JSON object")]
+pub(crate) struct ContainerDoc {
+    pub id: String,
+    pub client: String,
+    #[serde(default, deserialize_with = "nullable")]
+    pub active: Vec<String>,
+    #[serde(default, deserialize_with = "nullable")]
+    pub standby: Vec<String>,
+}
+
+impl ContainerDoc {
+    /// Reads the container at `path` (`previous_containers[2]`).
+    pub(crate) fn into_container(self, path: &str) -> Result<(ContainerId, Container), InputError> {
+        let at = |f: &str| format!("{path}.{f}");
+        let container = Container {
+            client: ClientId::new(self.client),
+            active: task_set(&at("active"), &self.active)?,
+            standby: task_set(&at("standby"), &self.standby)?,
+        };
+        Ok((ContainerId::new(self.id), container))
+    }
+
+    /// The document of container `id`.
+    pub(crate) fn of(id: &ContainerId, container: &Container) -> ContainerDoc {
+        let ids = |s: &BTreeSet<TaskId>| s.iter().map(TaskId::to_string).collect();
+        ContainerDoc {
+            id: id.to_string(),
+            client: container.client.to_string(),
+            active: ids(&container.active),
+            standby: ids(&container.standby),
+        }
+    }
 }
 
 fn is_empty<V>(e: &Entries<V>) -> bool {
@@ -284,6 +334,7 @@ impl ConfigDoc {
                 "rack_aware_non_overlap_cost",
                 &self.rack_aware_non_overlap_cost,
             )?,
+            samza_fault_domain_aware_standby: self.samza_fault_domain_aware_standby,
         };
         config.check().map_err(|e| {
             let path = match e.path.strip_prefix("config") {
@@ -436,7 +487,13 @@ impl StateDoc {
             .enumerate()
             .map(|(i, c)| c.into_client(i))
             .collect::<Result<_, _>>()?;
-        ClusterState::new(config, tasks, clients)
+        let containers = self
+            .previous_containers
+            .into_iter()
+            .enumerate()
+            .map(|(i, c)| c.into_container(&format!("previous_containers[{i}]")))
+            .collect::<Result<_, _>>()?;
+        ClusterState::new(config, tasks, clients)?.with_previous_containers(containers)
     }
 
     /// The document describing `state`.
@@ -452,6 +509,7 @@ impl StateDoc {
             rack_aware_strategy: Some(c.rack_aware_strategy.into()),
             rack_aware_traffic_cost: c.rack_aware_traffic_cost.and_then(|x| num(x.into())),
             rack_aware_non_overlap_cost: c.rack_aware_non_overlap_cost.and_then(|x| num(x.into())),
+            samza_fault_domain_aware_standby: c.samza_fault_domain_aware_standby,
         };
         let float = |x: Option<f64>| x.and_then(Number::from_f64);
         let ids = |s: &BTreeSet<TaskId>| s.iter().map(TaskId::to_string).collect();
@@ -500,6 +558,11 @@ impl StateDoc {
             config,
             tasks,
             clients,
+            previous_containers: state
+                .previous_containers()
+                .iter()
+                .map(|(id, c)| ContainerDoc::of(id, c))
+                .collect(),
         }
     }
 }

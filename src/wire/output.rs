@@ -4,6 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::de::{nullable, objects};
+use super::input::ContainerDoc;
 use crate::metrics::PlanMetrics;
 use crate::model::{quote, ClientId, ClientPlan, InputError, Plan, TaskId};
 
@@ -27,6 +28,12 @@ pub(crate) struct PlanDoc {
         skip_serializing_if = "Vec::is_empty"
     )]
     pub diagnostics: Vec<String>,
+    #[serde(
+        default,
+        deserialize_with = "nullable",
+        skip_serializing_if = "Vec::is_empty"
+    )]
+    pub containers: Vec<ContainerDoc>,
     #[serde(default, skip_serializing_if = "Option::is_none", skip_deserializing)]
     pub metrics: Option<MetricsDoc>,
     /// `metrics` when reading: derived figures, accepted and ignored.
@@ -100,6 +107,11 @@ impl PlanDoc {
             followup_rebalance_ms: plan.followup_rebalance_ms,
             followup_when_caught_up: ids(&plan.followup_when_caught_up),
             diagnostics: plan.diagnostics.clone(),
+            containers: plan
+                .containers
+                .iter()
+                .map(|(id, c)| ContainerDoc::of(id, c))
+                .collect(),
             metrics: metrics.map(MetricsDoc::from),
             metrics_read: None,
         }
@@ -154,6 +166,17 @@ impl PlanDoc {
                     format!("duplicates another client, got {}", quote(&c.id)),
                 ));
             }
+        }
+        for (i, c) in self.containers.into_iter().enumerate() {
+            let path = format!("containers[{i}]");
+            let (id, container) = c.into_container(&path)?;
+            if plan.containers.contains_key(&id) {
+                return Err(InputError::new(
+                    format!("{path}.id"),
+                    format!("duplicates another container, got {}", quote(id.as_str())),
+                ));
+            }
+            plan.containers.insert(id, container);
         }
         Ok(plan)
     }

@@ -390,6 +390,60 @@ fn bad_input_rows() -> Vec<Bad> {
             with(|d| d["clients"][1]["capacity"] = json!(-2)),
             &["clients[1].capacity", "-2"],
         ),
+        // Previous containers.
+        bad(
+            "container named twice",
+            with(|d| {
+                d["previous_containers"] = json!([
+                    { "id": "0", "client": "a", "active": ["0_0"] },
+                    { "id": "0", "client": "b", "active": ["0_1"] }
+                ])
+            }),
+            &[
+                "previous_containers[1].id",
+                "duplicates previous_containers[0].id",
+                "\"0\"",
+            ],
+        ),
+        bad(
+            "task active in two containers",
+            with(|d| {
+                d["previous_containers"] = json!([
+                    { "id": "0", "client": "a", "active": ["0_0"] },
+                    { "id": "1", "client": "gone", "active": ["0_0"] }
+                ])
+            }),
+            &[
+                "previous_containers[1].active",
+                "0_0",
+                "previous_containers[0]",
+            ],
+        ),
+        bad(
+            "task active and standby in one container",
+            with(|d| {
+                d["previous_containers"] =
+                    json!([{ "id": "0", "client": "a", "active": ["0_0"], "standby": ["0_0"] }])
+            }),
+            &["previous_containers[0].standby", "0_0", "active"],
+        ),
+        bad(
+            "container without a client",
+            with(|d| d["previous_containers"] = json!([{ "id": "0", "client": "" }])),
+            &["previous_containers[0].client", "must not be empty"],
+        ),
+        bad(
+            "container task id malformed",
+            with(|d| {
+                d["previous_containers"] = json!([{ "id": "0", "client": "a", "active": ["x"] }])
+            }),
+            &["previous_containers[0].active[0]", "\"x\""],
+        ),
+        bad(
+            "container with an unknown field",
+            with(|d| d["previous_containers"] = json!([{ "id": "0", "client": "a", "host": "h" }])),
+            &["previous_containers[0]", "host"],
+        ),
         // Previous assignment.
         bad(
             "standby of a stateless task",

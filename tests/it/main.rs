@@ -16,6 +16,7 @@ mod learner;
 mod optimal;
 mod properties;
 mod samza;
+mod samza_fidelity;
 mod scenario;
 mod sim_cli;
 mod simulation;

@@ -20,7 +20,8 @@ use proptest::prelude::*;
 use proptest::sample::subsequence;
 
 use smoothscale::{
-    AssignmentConfig, Client, ClientId, ClientPlan, ClusterState, Lag, Plan, Task, TaskId,
+    assignor, AssignError, AssignmentConfig, Client, ClientId, ClientPlan, ClusterState, Container,
+    ContainerId, Lag, Plan, Task, TaskId,
 };
 
 use crate::support::{self, state, tid};
@@ -395,33 +396,37 @@ fn scale_out_moves_the_fewest_tasks_and_keeps_the_standby_containers() {
     let (first, before) = four_clients_eight_tasks();
     let mut clients = after(&first, &before);
     clients.extend([Client::new("e", 1), Client::new("f", 1)]);
-    let s = state(standbys(1), partitions(8), clients);
-    let plan = samza(&s);
-    let case = "scale-out 4 → 6";
-    assert_actives(
-        &plan,
-        &[
-            ("a", parts(&[0, 4])),
-            ("b", parts(&[1, 5])),
-            ("c", parts(&[2])),
-            ("d", parts(&[3])),
-            ("e", parts(&[6])),
-            ("f", parts(&[7])),
-        ],
-        case,
-    );
-    assert_standbys(
-        &plan,
-        &[
-            ("b", parts(&[0, 4])),
-            ("c", parts(&[1, 5])),
-            ("d", parts(&[2])),
-            ("a", parts(&[3])),
-            ("f", parts(&[6])),
-            ("e", parts(&[7])),
-        ],
-        case,
-    );
+    // The same with the record of the containers (`previous_containers`) as
+    // without it (the layout derived from the previous assignment).
+    let derived = state(standbys(1), partitions(8), clients);
+    for s in [with_records(derived.clone(), &before), derived] {
+        let plan = samza(&s);
+        let case = "scale-out 4 → 6";
+        assert_actives(
+            &plan,
+            &[
+                ("a", parts(&[0, 4])),
+                ("b", parts(&[1, 5])),
+                ("c", parts(&[2])),
+                ("d", parts(&[3])),
+                ("e", parts(&[6])),
+                ("f", parts(&[7])),
+            ],
+            case,
+        );
+        assert_standbys(
+            &plan,
+            &[
+                ("b", parts(&[0, 4])),
+                ("c", parts(&[1, 5])),
+                ("d", parts(&[2])),
+                ("a", parts(&[3])),
+                ("f", parts(&[6])),
+                ("e", parts(&[7])),
+            ],
+            case,
+        );
+    }
 }
 
 #[test]
@@ -436,64 +441,73 @@ fn scale_in_moves_only_the_departed_tasks() {
         .into_iter()
         .filter(|c| c.id.as_str() != "d")
         .collect();
-    let s = state(standbys(1), partitions(8), clients);
-    let plan = samza(&s);
-    let case = "scale-in 4 → 3";
-    assert_actives(
-        &plan,
-        &[
-            ("a", parts(&[0, 4, 7])),
-            ("b", parts(&[1, 3, 5])),
-            ("c", parts(&[2, 6])),
-        ],
-        case,
-    );
-    assert_standbys(
-        &plan,
-        &[
-            ("b", parts(&[0, 4, 7])),
-            ("c", parts(&[1, 3, 5])),
-            ("a", parts(&[2, 6])),
-        ],
-        case,
-    );
+    // The same with the record of the containers (`previous_containers`) as
+    // without it (the layout derived from the previous assignment).
+    let derived = state(standbys(1), partitions(8), clients);
+    for s in [with_records(derived.clone(), &before), derived] {
+        let plan = samza(&s);
+        let case = "scale-in 4 → 3";
+        assert_actives(
+            &plan,
+            &[
+                ("a", parts(&[0, 4, 7])),
+                ("b", parts(&[1, 3, 5])),
+                ("c", parts(&[2, 6])),
+            ],
+            case,
+        );
+        assert_standbys(
+            &plan,
+            &[
+                ("b", parts(&[0, 4, 7])),
+                ("c", parts(&[1, 3, 5])),
+                ("a", parts(&[2, 6])),
+            ],
+            case,
+        );
+    }
 }
 
 #[test]
 fn node_loss_fails_over_to_the_standby_container() {
-    // a dies and e joins: the count stays 4. Live containers b, c, d are
-    // 0, 1, 2; a's container {0, 4}, known by its standby container on b,
-    // is 3 and fails over to b, which then runs two active containers, as
-    // Samza's failover does. 0-0 and 1-0 stay on c and d; 2-0 (its client
-    // a is gone) and the displaced 3-0 go to e, the least-loaded client.
+    // a dies and e joins: the count stays 4. a's container {0, 4} (0 in the
+    // record; derived without it: live containers b, c, d are 0, 1, 2, and
+    // a's, known by its standby container on b, is 3) fails over to b,
+    // which then runs two active containers, as Samza's failover does. The
+    // standby containers on c and d stay; the one whose client was a and
+    // the displaced one go to e, the least-loaded client.
     let (first, before) = four_clients_eight_tasks();
     let mut clients: Vec<Client> = after(&first, &before)
         .into_iter()
         .filter(|c| c.id.as_str() != "a")
         .collect();
     clients.push(Client::new("e", 1));
-    let s = state(standbys(1), partitions(8), clients);
-    let plan = samza(&s);
-    let case = "node loss";
-    assert_actives(
-        &plan,
-        &[
-            ("b", parts(&[0, 1, 4, 5])),
-            ("c", parts(&[2, 6])),
-            ("d", parts(&[3, 7])),
-        ],
-        case,
-    );
-    assert_standbys(
-        &plan,
-        &[
-            ("c", parts(&[1, 5])),
-            ("d", parts(&[2, 6])),
-            ("e", parts(&[0, 3, 4, 7])),
-        ],
-        case,
-    );
-    assert!(plan.diagnostics.is_empty(), "{:?}", plan.diagnostics);
+    // The same with the record of the containers (`previous_containers`) as
+    // without it (the layout derived from the previous assignment).
+    let derived = state(standbys(1), partitions(8), clients);
+    for s in [with_records(derived.clone(), &before), derived] {
+        let plan = samza(&s);
+        let case = "node loss";
+        assert_actives(
+            &plan,
+            &[
+                ("b", parts(&[0, 1, 4, 5])),
+                ("c", parts(&[2, 6])),
+                ("d", parts(&[3, 7])),
+            ],
+            case,
+        );
+        assert_standbys(
+            &plan,
+            &[
+                ("c", parts(&[1, 5])),
+                ("d", parts(&[2, 6])),
+                ("e", parts(&[0, 3, 4, 7])),
+            ],
+            case,
+        );
+        assert!(plan.diagnostics.is_empty(), "{:?}", plan.diagnostics);
+    }
 }
 
 #[test]
@@ -550,10 +564,26 @@ fn standby_containers_avoid_the_active_rack_only_with_fault_domains_on() {
         ],
         "racks, fault domains off",
     );
-    // With rack_aware_assignment_tags set, no standby on its active's rack:
+    // Kafka's rack_aware_assignment_tags is not Samza's switch: still off.
+    let tags = AssignmentConfig {
+        rack_aware_assignment_tags: vec!["zone".to_string()],
+        ..standbys(1)
+    };
+    let s = state(tags, partitions(4), clients.clone());
+    assert_standbys(
+        &samza(&s),
+        &[
+            ("b", parts(&[0])),
+            ("c", parts(&[1])),
+            ("d", parts(&[2])),
+            ("a", parts(&[3])),
+        ],
+        "racks, tags set, fault domains off",
+    );
+    // With samza_fault_domain_aware_standby, no standby on its active's rack:
     // 0-0 (a, r1) to c, 1-0 (b, r1) to d, 2-0 (c, r2) to a, 3-0 (d, r2) to b.
     let config = AssignmentConfig {
-        rack_aware_assignment_tags: vec!["zone".to_string()],
+        samza_fault_domain_aware_standby: true,
         ..standbys(1)
     };
     let s = state(config, partitions(4), clients);
@@ -581,37 +611,6 @@ fn standby_containers_avoid_the_active_rack_only_with_fault_domains_on() {
 }
 
 #[test]
-fn standby_containers_mirror_only_stateful_tasks() {
-    // Five clients, four tasks: four containers, e runs none (said). Only
-    // containers 0 {0_0} and 1 {0_1} hold a stateful task and get a standby
-    // container: 0-0 on e (fewest containers), 1-0 on c (next after b).
-    let mut tasks = partitions(2);
-    tasks.extend([Task::stateless(tid("1_0")), Task::stateless(tid("1_1"))]);
-    let clients = ["a", "b", "c", "d", "e"]
-        .iter()
-        .map(|id| Client::new(*id, 1))
-        .collect();
-    let s = state(standbys(1), tasks, clients);
-    let plan = samza(&s);
-    assert_actives(
-        &plan,
-        &[
-            ("a", names(&["0_0"])),
-            ("b", names(&["0_1"])),
-            ("c", names(&["1_0"])),
-            ("d", names(&["1_1"])),
-        ],
-        "stateless",
-    );
-    assert_standbys(
-        &plan,
-        &[("e", names(&["0_0"])), ("c", names(&["0_1"]))],
-        "stateless",
-    );
-    assert_eq!(plan.diagnostics.len(), 1, "{:?}", plan.diagnostics);
-}
-
-#[test]
 fn a_standby_container_with_no_other_host_is_left_out_and_said() {
     let clients = vec![
         on_host("a", "h"),
@@ -635,29 +634,17 @@ fn a_standby_container_with_no_other_host_is_left_out_and_said() {
 }
 
 #[test]
-fn more_replicas_than_clients_and_fewer_tasks_than_containers_are_said() {
+fn more_replicas_than_clients_are_said() {
     let s = state(
         standbys(3),
-        partitions(1),
+        partitions(2),
         vec![Client::new("a", 1), Client::new("b", 1)],
     );
     let plan = samza(&s);
-    assert_actives(&plan, &[("a", parts(&[0]))], "replicas");
-    assert_standbys(&plan, &[("b", parts(&[0]))], "replicas");
-    assert_eq!(plan.diagnostics.len(), 2, "{:?}", plan.diagnostics);
-
-    let s = state(
-        AssignmentConfig::default(),
-        partitions(2),
-        vec![
-            Client::new("a", 1),
-            Client::new("b", 1),
-            Client::new("c", 1),
-        ],
-    );
-    let plan = samza(&s);
-    assert_actives(&plan, &[("a", parts(&[0])), ("b", parts(&[1]))], "idle");
+    assert_actives(&plan, &[("a", parts(&[0])), ("b", parts(&[1]))], "replicas");
+    assert_standbys(&plan, &[("b", parts(&[0])), ("a", parts(&[1]))], "replicas");
     assert_eq!(plan.diagnostics.len(), 1, "{:?}", plan.diagnostics);
+    assert!(plan.diagnostics[0].contains("replication factor 4"));
 }
 
 #[test]
@@ -734,21 +721,22 @@ fn client_of(id: &str, spec: &Spec) -> Client {
 }
 
 /// `replicas` standbys; Samza's fault-domain-aware standbys on when
-/// `domains` (through `rack_aware_assignment_tags`).
+/// `domains`.
 fn config(replicas: u32, domains: bool) -> AssignmentConfig {
     AssignmentConfig {
-        rack_aware_assignment_tags: if domains {
-            vec!["zone".to_string()]
-        } else {
-            Vec::new()
-        },
+        samza_fault_domain_aware_standby: domains,
         ..standbys(replicas)
     }
 }
 
+/// Names of previous containers: Samza's ids (a few standby ones) and one
+/// that is not.
+const RECORD_NAMES: &[&str] = &["0", "1", "2", "3", "0-0", "1-0", "2-1", "x"];
+
 /// A random cluster with a random (not necessarily Samza-made) previous
 /// assignment: owners (sometimes none, now and then a stale second one),
-/// standbys of stateful tasks, lags.
+/// standbys of stateful tasks, lags; half of them with random records of
+/// previous containers (on live clients or on one that has left).
 fn any_cluster() -> impl Strategy<Value = ClusterState> {
     (
         vec(1..=10u32, 1..=3),
@@ -759,46 +747,101 @@ fn any_cluster() -> impl Strategy<Value = ClusterState> {
         .prop_flat_map(|(subs, specs, replicas, domains)| {
             let t: u32 = subs.iter().sum();
             let n = specs.len();
+            let m = RECORD_NAMES.len();
             (
-                Just(subs),
-                Just(specs),
-                Just(config(replicas, domains)),
-                subsequence(ID_POOL, n),
-                vec(proptest::option::of(0..n), t as usize),
-                vec(
-                    (
-                        proptest::bool::weighted(0.2),
-                        proptest::bool::weighted(0.03),
+                (
+                    Just(subs),
+                    Just(specs),
+                    Just(config(replicas, domains)),
+                    subsequence(ID_POOL, n),
+                    vec(proptest::option::of(0..n), t as usize),
+                    vec(
+                        (
+                            proptest::bool::weighted(0.2),
+                            proptest::bool::weighted(0.03),
+                        ),
+                        t as usize * n,
                     ),
-                    t as usize * n,
+                    vec(0..1_000u64, t as usize * n),
                 ),
-                vec(0..1_000u64, t as usize * n),
+                proptest::option::of((
+                    subsequence((0..m).collect::<Vec<_>>(), 0..=m),
+                    vec(0..=n, m),
+                    vec(proptest::option::of(0..m), t as usize),
+                    vec(proptest::bool::weighted(0.3), t as usize * m),
+                )),
             )
         })
-        .prop_map(|(subs, specs, config, ids, owners, cells, lags)| {
-            let tasks = tasks_of(&subs);
-            let mut clients: Vec<Client> = ids
-                .iter()
-                .zip(&specs)
-                .map(|(id, s)| client_of(id, s))
-                .collect();
-            for (c, client) in clients.iter_mut().enumerate() {
-                for (k, task) in tasks.iter().enumerate() {
-                    let (standby, stale) = cells[c * tasks.len() + k];
-                    if owners[k] == Some(c) || stale {
-                        client.previous_active.insert(task.id);
-                    } else if standby && task.stateful {
-                        client.previous_standby.insert(task.id);
-                    }
-                    if task.stateful && lags[c * tasks.len() + k] % 3 == 0 {
-                        client
-                            .lags
-                            .insert(task.id, Lag::Records(lags[c * tasks.len() + k]));
+        .prop_map(
+            |((subs, specs, config, ids, owners, cells, lags), records)| {
+                let tasks = tasks_of(&subs);
+                let mut clients: Vec<Client> = ids
+                    .iter()
+                    .zip(&specs)
+                    .map(|(id, s)| client_of(id, s))
+                    .collect();
+                for (c, client) in clients.iter_mut().enumerate() {
+                    for (k, task) in tasks.iter().enumerate() {
+                        let (standby, stale) = cells[c * tasks.len() + k];
+                        if owners[k] == Some(c) || stale {
+                            client.previous_active.insert(task.id);
+                        } else if standby && task.stateful {
+                            client.previous_standby.insert(task.id);
+                        }
+                        if task.stateful && lags[c * tasks.len() + k] % 3 == 0 {
+                            client
+                                .lags
+                                .insert(task.id, Lag::Records(lags[c * tasks.len() + k]));
+                        }
                     }
                 }
-            }
-            state(config, tasks, clients)
-        })
+                let s = state(config, tasks, clients);
+                let Some((named, hosts, active_in, standby_cells)) = records else {
+                    return s;
+                };
+                let m = RECORD_NAMES.len();
+                let records = named
+                    .into_iter()
+                    .map(|r| {
+                        // Host `n` is a client that has left.
+                        let client = ids.get(hosts[r]).copied().unwrap_or("gone");
+                        let mut container = Container::on(client);
+                        for (k, task) in s.tasks().iter().enumerate() {
+                            if active_in[k] == Some(r) {
+                                container.active.insert(task.id);
+                            } else if standby_cells[k * m + r] {
+                                container.standby.insert(task.id);
+                            }
+                        }
+                        (ContainerId::from(RECORD_NAMES[r]), container)
+                    })
+                    .collect();
+                s.with_previous_containers(records).expect("valid records")
+            },
+        )
+}
+
+/// `s` with the containers of `plan` as its previous ones.
+fn with_records(s: ClusterState, plan: &Plan) -> ClusterState {
+    let records = plan
+        .containers
+        .iter()
+        .map(|(id, c)| (id.clone(), c.clone()))
+        .collect();
+    s.with_previous_containers(records)
+        .expect("a plan's containers are valid records")
+}
+
+/// `s` with other clients, its records kept.
+fn with_clients(s: &ClusterState, clients: Vec<Client>) -> ClusterState {
+    let records = s
+        .previous_containers()
+        .iter()
+        .map(|(id, c)| (id.clone(), c.clone()))
+        .collect();
+    state(s.config().clone(), s.tasks().to_vec(), clients)
+        .with_previous_containers(records)
+        .expect("records of a valid state")
 }
 
 /// The host of a client as the strategy sees it (`None`: its own).
@@ -811,7 +854,7 @@ fn host_of(state: &ClusterState, id: &ClientId) -> (Option<String>, Option<Strin
 /// clients and hosts (a client without a host is its own), and, with fault domains on,
 /// on different racks where both clients state one.
 fn assert_families_apart(state: &ClusterState, plan: &Plan) -> Result<(), TestCaseError> {
-    let domains = !state.config().rack_aware_assignment_tags.is_empty();
+    let domains = state.config().samza_fault_domain_aware_standby;
     let mut holders: BTreeMap<TaskId, Vec<&ClientId>> = BTreeMap::new();
     for (id, cp) in &plan.clients {
         for &t in cp.active.iter().chain(&cp.standby) {
@@ -913,6 +956,29 @@ fn count_change() -> impl Strategy<Value = CountChange> {
         })
 }
 
+/// The first run of `case` over its old clients, and the state after the
+/// count changed (the plan fed back as the previous assignment, no record).
+fn count_changed(case: &CountChange) -> (Plan, ClusterState) {
+    let tasks = tasks_of(&case.subtopologies);
+    let old: Vec<Client> = case.ids[..case.old]
+        .iter()
+        .map(|id| Client::new(*id, 1))
+        .collect();
+    let first = state(AssignmentConfig::default(), tasks.clone(), old);
+    let before = samza(&first);
+    let mut clients = after(&first, &before);
+    if case.new > case.old {
+        clients.extend(
+            case.ids[case.old..case.new]
+                .iter()
+                .map(|id| Client::new(*id, 1)),
+        );
+    } else {
+        clients = case.kept.iter().map(|&k| clients[k].clone()).collect();
+    }
+    (before, state(AssignmentConfig::default(), tasks, clients))
+}
+
 /// Clients and a state with a previous assignment, for the host-affinity law:
 /// the first run, then nothing or one client replaced by a fresh one.
 fn affinity_case(
@@ -939,6 +1005,15 @@ proptest! {
     /// keep off their family's hosts and stated racks.
     #[test]
     fn samza_keeps_the_invariants_on_any_cluster(s in any_cluster()) {
+        if s.clients().len() > s.tasks().len() {
+            // Samza refuses more containers than tasks.
+            let refused = assignor::by_name("samza").expect("registered").assign(&s);
+            prop_assert!(
+                matches!(&refused, Err(AssignError::Infeasible(m)) if m.contains("refuses more containers than tasks")),
+                "{:?}", refused
+            );
+            return Ok(());
+        }
         let plan = samza(&s);
         prop_assert_eq!(&plan, &samza(&s));
         let lagless: Vec<Client> = s
@@ -946,37 +1021,62 @@ proptest! {
             .iter()
             .map(|c| Client { lags: BTreeMap::new(), ..c.clone() })
             .collect();
-        let lagless = state(s.config().clone(), s.tasks().to_vec(), lagless);
-        prop_assert_eq!(&samza(&lagless), &plan, "lags changed the plan");
-        // Renaming clients without changing their order renames the plan.
+        prop_assert_eq!(&samza(&with_clients(&s, lagless)), &plan, "lags changed the plan");
+        // Renaming clients without changing their order (records too)
+        // renames the plan.
+        let rename = |id: &ClientId| ClientId::new(format!("x-{id}"));
         let renamed: Vec<Client> = s
             .clients()
             .iter()
-            .map(|c| Client { id: ClientId::new(format!("x-{}", c.id)), ..c.clone() })
+            .map(|c| Client { id: rename(&c.id), ..c.clone() })
             .collect();
-        let renamed = state(s.config().clone(), s.tasks().to_vec(), renamed);
+        let records = s
+            .previous_containers()
+            .iter()
+            .map(|(id, c)| (id.clone(), Container { client: rename(&c.client), ..c.clone() }))
+            .collect();
+        let renamed = state(s.config().clone(), s.tasks().to_vec(), renamed)
+            .with_previous_containers(records)
+            .expect("renamed records");
         let expected: BTreeMap<ClientId, ClientPlan> = plan
             .clients
             .iter()
-            .map(|(id, cp)| (ClientId::new(format!("x-{id}")), cp.clone()))
+            .map(|(id, cp)| (rename(id), cp.clone()))
             .collect();
         prop_assert_eq!(&samza(&renamed).clients, &expected, "renaming changed the plan");
-        // Every client runs an active container (N = min(C, T) of them) unless
-        // a departed container failed over onto a client running one, which
-        // needs a task without a live previous owner.
+        // Every client runs an active container (N = C of them) unless a
+        // container whose client is gone failed over onto a client running
+        // one (one derived from a task without a live previous owner, or a
+        // record on a client that has left), or the records put two active
+        // containers on one client.
         let running = plan.clients.values().filter(|cp| !cp.active.is_empty()).count();
-        let containers = s.clients().len().min(s.tasks().len());
-        let ownerless = s
-            .tasks()
-            .iter()
-            .any(|t| s.clients().iter().all(|c| !c.previous_active.contains(&t.id)));
+        let containers = s.clients().len();
+        let lost = if s.previous_containers().is_empty() {
+            s.tasks()
+                .iter()
+                .any(|t| s.clients().iter().all(|c| !c.previous_active.contains(&t.id)))
+        } else {
+            let hosts: Vec<&ClientId> = s
+                .previous_containers()
+                .iter()
+                .filter(|(id, _)| !id.as_str().contains('-'))
+                .map(|(_, c)| &c.client)
+                .collect();
+            let gone = hosts.iter().any(|c| s.client(c).is_none());
+            let shared = hosts.iter().collect::<BTreeSet<_>>().len() < hosts.len();
+            gone || shared
+        };
         prop_assert!(
-            running == containers || ownerless,
-            "{} clients run actives, {} containers", running, containers
+            running == containers || lost,
+            "{} clients run actives, {} containers\n{}\n{:?}", running, containers, smoothscale::wire::state_to_json(&s), plan
         );
-        // The plan fed back as the previous assignment is kept, when no client
-        // runs two active containers (two read back as one: the model keeps
-        // no container ids).
+        // The plan fed back with its containers is kept, containers and all.
+        let again = with_records(state(s.config().clone(), s.tasks().to_vec(), after(&s, &plan)), &plan);
+        let next = samza(&again);
+        prop_assert_eq!(&next.clients, &plan.clients, "the next run changed the plan");
+        prop_assert_eq!(&next.containers, &plan.containers, "the next run changed the containers");
+        // Fed back without them, it is kept when no client runs two active
+        // containers (two read back as one: nothing names the containers).
         if running == containers {
             let again = state(s.config().clone(), s.tasks().to_vec(), after(&s, &plan));
             prop_assert_eq!(&samza(&again).clients, &plan.clients, "the next run changed the plan");
@@ -997,7 +1097,7 @@ proptest! {
         let racks: BTreeSet<&String> = s.clients().iter().filter_map(|c| c.rack.as_ref()).collect();
         let stated_racks = s.clients().iter().filter(|c| c.rack.is_some()).count();
         let apart = hosts.len() == s.clients().iter().filter(|c| c.host.is_some()).count()
-            && (s.config().rack_aware_assignment_tags.is_empty() || racks.len() == stated_racks);
+            && (!s.config().samza_fault_domain_aware_standby || racks.len() == stated_racks);
         if apart {
             let expected = wanted.min(s.clients().len().saturating_sub(1));
             for t in s.tasks().iter().filter(|t| t.stateful) {
@@ -1043,18 +1143,8 @@ proptest! {
     /// and the result is balanced and kept by the next run.
     #[test]
     fn samza_moves_the_fewest_tasks_when_the_count_changes(case in count_change()) {
-        let tasks = tasks_of(&case.subtopologies);
-        let total = tasks.len();
-        let old: Vec<Client> = case.ids[..case.old].iter().map(|id| Client::new(*id, 1)).collect();
-        let first = state(AssignmentConfig::default(), tasks.clone(), old);
-        let before = samza(&first);
-        let mut clients = after(&first, &before);
-        if case.new > case.old {
-            clients.extend(case.ids[case.old..case.new].iter().map(|id| Client::new(*id, 1)));
-        } else {
-            clients = case.kept.iter().map(|&k| clients[k].clone()).collect();
-        }
-        let second = state(AssignmentConfig::default(), tasks, clients);
+        let (before, second) = count_changed(&case);
+        let total = second.tasks().len();
         let plan = samza(&second);
 
         let mut live: Vec<(usize, &ClientId)> = second
@@ -1083,6 +1173,71 @@ proptest! {
         prop_assert_eq!(&samza(&third).clients, &plan.clients, "the next run moved tasks");
     }
 
+    /// Fed back with its containers, a plan meets a count change as Samza
+    /// does: round robin from one container or to one; otherwise container
+    /// `i < N` keeps its `quota(i)` smallest task names, the
+    /// rest (and every task of a container `≥ N`) moves container, exactly
+    /// Σ max(0, previous − new quota) tasks; every kept container whose
+    /// client is still there stays on it; the next run keeps the plan.
+    #[test]
+    fn samza_balances_its_own_containers_when_the_count_changes(case in count_change()) {
+        let (before, second) = count_changed(&case);
+        let second = with_records(second, &before);
+        let total = second.tasks().len();
+        let plan = samza(&second);
+
+        let by_name = |set: &BTreeSet<TaskId>| {
+            let mut names: Vec<String> = set.iter().map(ToString::to_string).collect();
+            names.sort();
+            names
+        };
+        let container = |p: &Plan, i: usize| p.containers.get(&ContainerId::new(i.to_string())).cloned();
+        if case.old < 2 || case.new < 2 {
+            // Samza's round robin: the name of rank r goes to container r mod N.
+            let all = by_name(&second.tasks().iter().map(|t| t.id).collect());
+            for i in 0..case.new {
+                let want: Vec<String> = all.iter().skip(i).step_by(case.new).cloned().collect();
+                let got = container(&plan, i).map(|c| by_name(&c.active));
+                prop_assert_eq!(got, Some(want), "round robin, container {}", i);
+            }
+            return Ok(());
+        }
+        let mut spilled = 0;
+        for i in 0..case.old.max(case.new) {
+            let q = quota(i, total, case.new);
+            let old = container(&before, i);
+            let new = container(&plan, i);
+            prop_assert_eq!(new.as_ref().map_or(0, |c| c.active.len()), q, "size of container {}", i);
+            let Some(old) = old else { continue };
+            let names = by_name(&old.active);
+            spilled += names.len().saturating_sub(q);
+            if let Some(new) = new {
+                let new_names = by_name(&new.active);
+                for name in names.iter().take(q) {
+                    prop_assert!(new_names.contains(name), "container {} lost {}", i, name);
+                }
+                if second.client(&old.client).is_some() {
+                    prop_assert_eq!(&new.client, &old.client, "container {} left its client", i);
+                }
+            }
+        }
+        let container_of = |p: &Plan| -> BTreeMap<TaskId, ContainerId> {
+            p.containers
+                .iter()
+                .flat_map(|(id, c)| c.active.iter().map(move |&t| (t, id.clone())))
+                .collect()
+        };
+        let (was, now) = (container_of(&before), container_of(&plan));
+        let moved = was.iter().filter(|(t, c)| now.get(*t) != Some(*c)).count();
+        prop_assert_eq!(moved, spilled, "before {:?}\nafter {:?}", before, plan);
+
+        let third = with_records(
+            state(AssignmentConfig::default(), second.tasks().to_vec(), after(&second, &plan)),
+            &plan,
+        );
+        prop_assert_eq!(&samza(&third).clients, &plan.clients, "the next run moved tasks");
+    }
+
     /// With the count unchanged (nothing happened, or one client was replaced
     /// by a fresh one), every task whose previous client still exists returns
     /// to it; standbys stay off their family's hosts and racks.
@@ -1091,23 +1246,28 @@ proptest! {
         (subs, specs, replicas, ids, replaced) in affinity_case()
     ) {
         let tasks = tasks_of(&subs);
+        let specs = &specs[..specs.len().min(tasks.len())];
         let clients: Vec<Client> =
             specs.iter().zip(&ids).map(|(s, id)| client_of(id, s)).collect();
         let first = state(standbys(replicas), tasks.clone(), clients);
         let before = samza(&first);
         let mut clients = after(&first, &before);
-        if let Some(k) = replaced {
+        if let Some(k) = replaced.filter(|&k| k < specs.len()) {
             let fresh = client_of(ids[specs.len()], &specs[k]);
             clients[k] = fresh;
         }
-        let second = state(standbys(replicas), tasks, clients);
-        let plan = samza(&second);
-        let now = owners(&plan);
-        for (t, c) in owners(&before) {
-            if second.client(&c).is_some() {
-                prop_assert_eq!(now.get(&t), Some(&c), "task {} left its host\nbefore {:?}\nafter {:?}", t, before, plan);
+        // Fed back without its containers (derived) and with them (read).
+        let derived = state(standbys(replicas), tasks, clients);
+        let read = with_records(derived.clone(), &before);
+        for second in [derived, read] {
+            let plan = samza(&second);
+            let now = owners(&plan);
+            for (t, c) in owners(&before) {
+                if second.client(&c).is_some() {
+                    prop_assert_eq!(now.get(&t), Some(&c), "task {} left its host\nbefore {:?}\nafter {:?}", t, before, plan);
+                }
             }
+            assert_families_apart(&second, &plan)?;
         }
-        assert_families_apart(&second, &plan)?;
     }
 }

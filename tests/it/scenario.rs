@@ -553,6 +553,7 @@ rack_aware_assignment_tags = ["zone"]
 rack_aware_strategy = "balance_subtopology"
 rack_aware_traffic_cost = 10
 rack_aware_non_overlap_cost = 1
+samza_fault_domain_aware_standby = true
 
 [[events]]
 at = "1h"
@@ -653,6 +654,7 @@ event_time = "1m30s"
             rack_aware_strategy: RackAwareStrategy::BalanceSubtopology,
             rack_aware_traffic_cost: Some(10),
             rack_aware_non_overlap_cost: Some(1),
+            samza_fault_domain_aware_standby: true,
         }
     );
     let kinds: Vec<EventKind> = s.events.into_iter().map(|e| e.kind).collect();

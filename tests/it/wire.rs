@@ -8,8 +8,8 @@ use rand_chacha::ChaCha8Rng;
 use serde_json::{json, Value};
 use smoothscale::wire::{plan_from_json, plan_to_json, state_from_json, state_to_json};
 use smoothscale::{
-    metrics, AssignmentConfig, Client, ClientId, ClientPlan, ClusterState, InputError, Lag, Plan,
-    RackAwareStrategy, Task,
+    metrics, AssignmentConfig, Client, ClientId, ClientPlan, ClusterState, Container, ContainerId,
+    InputError, Lag, Plan, RackAwareStrategy, Task,
 };
 
 use crate::support::{kip441, state, t, tid};
@@ -38,6 +38,7 @@ fn rich_state() -> ClusterState {
         rack_aware_strategy: RackAwareStrategy::BalanceSubtopology,
         rack_aware_traffic_cost: Some(3),
         rack_aware_non_overlap_cost: Some(0),
+        samza_fault_domain_aware_standby: true,
     };
     let mut big = Task::stateful(t(0, 10), u64::MAX);
     big.cpu = Some(0.1);
@@ -71,7 +72,25 @@ fn rich_state() -> ClusterState {
         .leaving()
         .with_lag(t(0, 1), Lag::Records(0));
     let capital = Client::new("Ä", 1).with_lag(t(0, 2), Lag::Records(17));
+    // Records of a client that has left ("gone") and of a task the state no
+    // longer has (9_9) are facts, not errors.
+    let containers = vec![
+        (
+            ContainerId::from("1"),
+            Container::on("gone").with_active([t(0, 1), t(9, 9)]),
+        ),
+        (
+            ContainerId::from("0"),
+            Container::on("z").with_active([t(0, 10), t(1, 0)]),
+        ),
+        (
+            ContainerId::from("0-0"),
+            Container::on("Ä").with_standby([t(0, 10), t(1, 0)]),
+        ),
+    ];
     state(config, tasks, vec![z, capital, a])
+        .with_previous_containers(containers)
+        .expect("valid records")
 }
 
 #[test]

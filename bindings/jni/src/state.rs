@@ -211,6 +211,8 @@ fn read_config(r: &mut Reader<'_>) -> Result<AssignmentConfig, FormatError> {
         rack_aware_strategy,
         rack_aware_traffic_cost: costs[0],
         rack_aware_non_overlap_cost: costs[1],
+        // A Samza setting: Kafka Streams has none to pass.
+        samza_fault_domain_aware_standby: false,
     })
 }
 

@@ -27,76 +27,82 @@
 //! A client is a host resource that runs containers; a plan is derived from
 //! the containers: each client's actives are the tasks of the active
 //! containers it runs, its standbys the stateful tasks of the standby
-//! containers it runs.
+//! containers it runs. The plan lists the containers themselves
+//! ([`Plan::containers`]: name, client, tasks), and the next state carries
+//! them back ([`ClusterState::previous_containers`]) as Samza's coordinator
+//! stream carries its task → container mapping and each container's host.
 //! 1. **Task order**: each `TaskId` is rendered as its name `S_P` and the
 //!    names are sorted as strings, so `0_10` comes before `0_2` and `10_0`
 //!    before `1_0`, as Samza's `Partition 10` comes before `Partition 2`.
-//! 2. **Container count**: one active container per client,
-//!    `N = min(C, T)` (the job sized to its hosts), and with
-//!    `R = num_standby_replicas + 1`, `min(R − 1, C − 1)` standby containers
-//!    per active container: `N · R` containers in all, so a fresh layout runs
-//!    one active container and `R − 1` standby containers on every client.
-//!    Samza rejects `T < N`; here `N` is capped at `T` and a diagnostic says
-//!    so. A job without a stateful task takes `R = 1`.
-//! 3. **Previous mapping**: the model keeps no container ids, so the previous
-//!    layout is derived from the clients' previous assignment each run (the
-//!    exact rules are in `previous.rs`): every live client that ran actives
-//!    is a previous active container; tasks whose client is gone form
-//!    departed containers (told apart through the clients that mirrored
-//!    them, else one group); ids go to the live containers largest first,
-//!    ties by client id, then to the departed ones; the clients holding a
-//!    container's tasks as standbys are its previous standby containers,
-//!    fullest first. For any grouping Samza produced this reproduces the
-//!    quota profile of its persisted ids, hence its move count. The model
-//!    cannot tell a crash from a graceful leave: a client that is gone lowers
-//!    the count (Samza on YARN would keep `N` and restart the container
-//!    elsewhere); when a client replaces it (count unchanged) the departed
-//!    container stays whole and fails over.
-//! 4. **Balance** (`GroupByContainerCount`'s `balance`) exactly, including
-//!    its fallbacks to round-robin (fewer than two previous containers, or
-//!    `N = 1`) and keeping a previous grouping of the same count unchanged
-//!    even when it is unbalanced. Samza also falls back when the task set
-//!    changed; the model cannot tell a new task from one of a departed
-//!    client, so new tasks join the last departed group and are spilled from
-//!    there.
+//! 2. **Container count**: one active container per client, `N = C` (the
+//!    job sized to its hosts), and with `R = num_standby_replicas + 1`,
+//!    `min(R − 1, C − 1)` standby containers per active container, for
+//!    every container whether its tasks are stateful or not (Samza mirrors
+//!    them all): `N · R` containers in all, so a fresh layout runs one active
+//!    container and `R − 1` standby containers on every client. More clients
+//!    than tasks is [`AssignError::Infeasible`]: Samza refuses a container
+//!    count larger than the task count.
+//! 3. **Previous mapping** (`records.rs`): the task → container mapping of
+//!    the previous active containers, by container id, exactly as Samza
+//!    reads it back, whatever clients have left since. Samza's balance
+//!    takes it only when it names exactly the state's tasks and containers
+//!    `0 … k−1`; otherwise (a task added or removed, other ids) the tasks are
+//!    grouped round robin, with a diagnostic. Without any record (a state
+//!    from another strategy or written by hand) the mapping is derived from
+//!    the clients' previous assignment (`previous.rs`), which recovers the
+//!    size profile of Samza's numbering but not the ids themselves.
+//! 4. **Balance** (`GroupByContainerCount`'s `balance`) exactly: when the
+//!    count drops, the highest container ids go, each spilling its tasks in
+//!    descending name order, container by container; the containers below
+//!    their quota take them in id order. It falls back to round robin with
+//!    fewer than two previous containers or `N = 1`, and keeps a previous
+//!    grouping of the same count unchanged even when it is unbalanced.
 //! 5. **Placement** (host affinity, failover and standby containers;
-//!    `placement.rs`): an active container goes back to the client that ran
-//!    it; a departed one fails over to the client of its first standby
-//!    container (which then runs two active containers, as in Samza); a new
-//!    one goes to the client running the fewest active containers. Standby
-//!    containers go back to the clients that held them when no member of
-//!    their family is on that host; the rest go to the client running the
-//!    fewest containers apart from the family, ties by the client following
-//!    the active's soonest in id order. The host of a client is its `host`,
-//!    or the client itself when it has none. The fault-domain (rack) rule is
-//!    Samza's opt-in: on when `rack_aware_assignment_tags` is set (the
-//!    configuration's one switch for spreading standbys over failure
-//!    domains), between two clients that both state a rack.
+//!    `placement.rs`): an active container goes back to the client it last
+//!    ran on, by container id; one whose client is gone (a lost low id kept
+//!    by the new count, while the highest ids were dropped) fails over to
+//!    the client of its first standby container (which then runs two active
+//!    containers, as in Samza), else goes to the client running the fewest
+//!    active containers, like a new one. Standby containers go back to their
+//!    clients when no member of their family is on that host; the rest go
+//!    to the client running the fewest containers apart from the family,
+//!    ties by the client following the active's soonest in id order. The
+//!    host of a client is its `host`, or the client itself when it has none.
+//!    Samza's fault-domain rule (no two members of a family on one rack,
+//!    between clients that both state one) is opt-in, as in Samza:
+//!    `samza_fault_domain_aware_standby` in the configuration.
 //!
-//! Deviation: the model allows standbys of stateful tasks only, so a standby
-//! container mirrors only the stateful tasks of its active container (Samza
-//! replicates every task), and a container without a stateful task gets no
-//! standby container.
-//!
+//! Where the port differs, and why:
+//! - The model cannot tell a crash from a graceful leave: a client that is
+//!   gone lowers the count, so the highest container ids go and a lost low
+//!   id restarts elsewhere; Samza on YARN keeps `N` (the job's
+//!   `job.container.count`) and restarts the lost container alone.
+//! - The model keeps standby replicas of stateful tasks only: a standby
+//!   container lists every task of its active container (its record in
+//!   [`Plan::containers`]), but only the stateful ones are standbys in its
+//!   client's plan; a stateless task has no store to keep warm.
+//! - Where Samza takes whatever host the cluster manager hands out, the
+//!   port takes the least-loaded client (above), a deterministic choice.
+
 //! # What it ignores
 //! Lag (no caught-up check anywhere, as in Samza), warm-ups and probing
 //! rebalances (never planned), client capacity (threads), cpu and memory,
-//! client tags (but for the opt-in above) and the KIP-925 settings.
+//! client tags, `rack_aware_assignment_tags` and the KIP-925 settings.
 //!
 //! # Complexity
-//! With T tasks, C clients, P entries in all previous sets, S = N·R
-//! containers: O(T log T) string comparisons for the task order,
-//! O(T log T + P log P) to derive the previous layout, O(T) for the balance,
+//! With T tasks, C clients, P entries in all previous sets or records,
+//! S = N·R containers: O(T log T) string comparisons for the task order,
+//! O(T log T + P log P) to read or derive the previous layout, O(T) for the
+//! balance,
 //! O(S · C · R) for the placement (a scan of the clients per container, each
 //! fit checking one family).
 //!
 //! # Claims
 //! - Every task has exactly one active while a client exists; no client
 //!   holds a task twice (members of one family never share a client).
-//! - With at least as many tasks as clients and no departed container kept
-//!   (a fresh start, or every previous container's client still there, or a
-//!   count that drops every departed container), every client runs an
-//!   active container.
+//! - With no more clients than tasks, every client runs an active container
+//!   unless a departed container failed over to a client that already runs
+//!   one; with more, the plan is refused.
 //! - Standbys only of stateful tasks, never on the host of their active or of
 //!   another standby of the same task, nor, with fault domains on, on its
 //!   rack when both clients state one.
@@ -104,11 +110,13 @@
 //!   no two clients share a rack), every stateful task has
 //!   `min(num_standby_replicas, C − 1)` standbys.
 //! - No warm-ups, no follow-up rebalance; lags change nothing.
-//! - When only the container count changes after a plan of this strategy,
-//!   the moved tasks are exactly Σ max(0, previous − new quota) over the
-//!   previous containers (a departed client's tasks all move), and the
-//!   result is balanced. With the count unchanged, a task whose previous
-//!   client still exists stays on it, and a plan fed back is kept.
+//! - When only the container count changes after a plan of this strategy
+//!   fed back with its containers, the moved tasks are exactly
+//!   Σ max(0, previous − new quota) over the previous containers, plus the
+//!   tasks of every kept container whose client is gone and that fails over
+//!   to no client holding it; the result is balanced. With the count
+//!   unchanged, every container whose client is still there stays on it,
+//!   and a plan fed back is kept.
 //! - The same input gives the same plan.
 //!
 //! Not claimed in general: `min(num_standby_replicas, C − 1)` standbys per
@@ -122,12 +130,15 @@ mod grouping;
 mod placement;
 mod positions;
 mod previous;
+mod records;
 
 #[cfg(test)]
 mod tests;
 
+use std::collections::BTreeMap;
+
 use crate::model::ix::positions;
-use crate::model::{ClientIx, ClientPlan, ClusterState, IxVec, Plan};
+use crate::model::{ClientIx, ClientPlan, ClusterState, Container, ContainerId, IxVec, Plan, Task};
 
 use super::{AssignError, Assignor, Claims, LeaveBehaviour, StrategyInfo};
 use placement::{Hosts, Request};
@@ -178,11 +189,14 @@ impl Assignor for Samza {
         let tasks = state.tasks().len();
         let mut per_client = IxVec::from_elem(ClientPlan::default(), clients);
         let mut diagnostics = Vec::new();
-        if clients > 0 && tasks > 0 {
-            place(state, &mut per_client, &mut diagnostics);
-        }
+        let containers = if clients > 0 && tasks > 0 {
+            place(state, &mut per_client, &mut diagnostics)?
+        } else {
+            BTreeMap::new()
+        };
         Ok(Plan {
             diagnostics,
+            containers,
             ..super::plan_of(state, self.info().name, per_client)
         })
     }
@@ -191,27 +205,25 @@ impl Assignor for Samza {
 /// The container counts of a state with at least one client and one task.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Counts {
-    /// Active containers `N`.
+    /// Active containers `N`: one per client.
     slots: usize,
     /// Standby containers per active container.
     replicas: usize,
 }
 
 impl Counts {
-    fn of(state: &ClusterState, diagnostics: &mut Vec<String>) -> Counts {
+    /// `N = C` active containers, each with `min(R − 1, C − 1)` standby
+    /// containers. More containers than tasks is refused, as Samza's
+    /// `GroupByContainerCount` refuses it.
+    fn of(state: &ClusterState, diagnostics: &mut Vec<String>) -> Result<Counts, AssignError> {
         let clients = state.clients().len();
         let tasks = state.tasks().len();
-        let wanted = if state.tasks().iter().any(|t| t.stateful) {
-            state.config().num_standby_replicas as usize
-        } else {
-            0
-        };
         if clients > tasks {
-            diagnostics.push(format!(
-                "{clients} clients but only {tasks} tasks: {tasks} active containers, {} clients run none",
-                clients - tasks
-            ));
+            return Err(AssignError::Infeasible(format!(
+                "samza runs one active container per client: {clients} containers for {tasks} tasks, and Samza's GroupByContainerCount refuses more containers than tasks"
+            )));
         }
+        let wanted = state.config().num_standby_replicas as usize;
         let replicas = wanted.min(clients - 1);
         if replicas < wanted {
             let factor = wanted.saturating_add(1);
@@ -219,43 +231,38 @@ impl Counts {
                 "replication factor {factor} needs {factor} clients per container, only {clients}: {replicas} standby containers per active container"
             ));
         }
-        Counts {
-            slots: clients.min(tasks),
+        Ok(Counts {
+            slots: clients,
             replicas,
-        }
+        })
     }
 }
 
-/// Levels 1 and 2 for a state with at least one client and one task.
+/// Levels 1 and 2 for a state with at least one client and one task: the
+/// clients' shares and the containers.
 fn place(
     state: &ClusterState,
     per_client: &mut IxVec<ClientIx, ClientPlan>,
     diagnostics: &mut Vec<String>,
-) {
+) -> Result<BTreeMap<ContainerId, Container>, AssignError> {
     let tasks = state.tasks();
     let order = grouping::name_order(state);
     let rank = grouping::ranks(&order);
-    let counts = Counts::of(state, diagnostics);
-    let previous = Previous::derive(state, &rank);
+    let counts = Counts::of(state, diagnostics)?;
+    let previous = records::read(state, &rank, counts, diagnostics)
+        .unwrap_or_else(|| Previous::derive(state, &rank));
     let groups = grouping::balance(&previous.groups, tasks.len(), counts.slots);
     let task_of = |r: &positions::Rank| &tasks[order[*r].index()];
 
     let slots = || positions::<SlotIx>(counts.slots);
     let request = Request {
         slots: counts.slots,
-        replicas: groups
-            .iter()
-            .map(|g| {
-                let stateful = g.iter().any(|r| task_of(r).stateful);
-                if stateful {
-                    counts.replicas
-                } else {
-                    0
-                }
-            })
-            .collect(),
+        replicas: slots().map(|_| counts.replicas).collect(),
         active: slots()
             .map(|i| previous.client.get(i).copied().flatten())
+            .collect(),
+        lost: slots()
+            .map(|i| previous.lost.get(i).copied().unwrap_or(false))
             .collect(),
         standby: slots()
             .map(|i| previous.standbys.get(i).cloned().unwrap_or_default())
@@ -264,13 +271,26 @@ fn place(
     let layout = placement::bind(&Hosts::of(state), &request);
     diagnostics.extend(layout.notes.iter().cloned());
 
-    for (container, c) in layout.containers() {
-        let group = groups[container.slot].iter().map(task_of);
-        match container.standby {
-            None => per_client[c].active.extend(group.map(|t| t.id)),
-            Some(_) => per_client[c]
-                .standby
-                .extend(group.filter(|t| t.stateful).map(|t| t.id)),
+    let mut containers = BTreeMap::new();
+    for (member, c) in layout.containers() {
+        let group = groups[member.slot].iter().map(task_of);
+        let mut container = Container::on(state.clients()[c.index()].id.clone());
+        match member.standby {
+            None => {
+                container.active.extend(group.map(|t| t.id));
+                per_client[c]
+                    .active
+                    .extend(container.active.iter().copied());
+            }
+            Some(_) => {
+                let group: Vec<&Task> = group.collect();
+                container.standby.extend(group.iter().map(|t| t.id));
+                per_client[c]
+                    .standby
+                    .extend(group.iter().filter(|t| t.stateful).map(|t| t.id));
+            }
         }
+        containers.insert(member.id(), container);
     }
+    Ok(containers)
 }

@@ -6,21 +6,25 @@
 //! A client is a host resource that can run several containers. Active
 //! container `i` and its standby containers `i-0`, `i-1`, … (none when `i`
 //! holds no stateful task: there is nothing to mirror) form a *family*
-//! ([`ContainerId`]): no two of them may run on one host, nor, when fault
+//! ([`Member`]): no two of them may run on one host, nor, when fault
 //! domains are on ([`Hosts::fault_domains`]), on one rack where both clients
 //! state a rack. Containers of different families hold different tasks and
 //! may share a client.
 //!
 //! 1. **Preferred hosts, actives** by id: container `i` goes back to the
-//!    client that ran it. A container whose client is gone fails over to the
-//!    client of its first previous standby container (`i-0` if known),
+//!    client that ran it. A container whose client is gone (not one that
+//!    never ran) fails over to the client of its first previous standby
+//!    container (`i-0` if known),
 //!    whatever else that client runs, and that standby container is
 //!    *displaced*.
-//! 2. **Preferred hosts, standbys** by `(i, r)`: every standby container not
-//!    displaced goes back to its previous client if no member of its family
-//!    already bound clashes with it.
+//! 2. **Preferred hosts, standbys** by `(i, r)`, for the families whose
+//!    active container is bound: every standby container not displaced goes
+//!    back to its previous client if no member of its family already bound
+//!    clashes with it.
 //! 3. **Any host, actives** by id: the client running the fewest active
-//!    containers, then the fewest containers, then the lowest id.
+//!    containers, then the fewest containers, then the lowest id. No
+//!    standby container of the family is bound yet, so none clashes. Then
+//!    step 2 for these families.
 //! 4. **Any host, standbys**, every `i-0` by `i`, then every `i-1`, and so
 //!    on: of the clients no bound member of the family clashes with, the one
 //!    running the fewest containers, ties by the client that follows the
@@ -38,7 +42,7 @@
 use crate::model::ix::positions;
 use crate::model::{ClientIx, ClusterState, IxVec};
 
-use super::container::ContainerId;
+use super::container::Member;
 use super::positions::SlotIx;
 
 /// The host a client runs on: its stated host, or, without one, a host of its
@@ -71,8 +75,8 @@ pub(super) struct Hosts<'a> {
 
 impl<'a> Hosts<'a> {
     /// The sites of the clients of `state`; fault domains are on when the
-    /// configuration asks for standbys spread over failure domains
-    /// (`rack_aware_assignment_tags` is not empty).
+    /// configuration turns Samza's rule on
+    /// (`samza_fault_domain_aware_standby`).
     pub(super) fn of(state: &'a ClusterState) -> Hosts<'a> {
         let sites = state
             .client_ixs()
@@ -84,7 +88,7 @@ impl<'a> Hosts<'a> {
             .collect();
         Hosts {
             sites,
-            fault_domains: !state.config().rack_aware_assignment_tags.is_empty(),
+            fault_domains: state.config().samza_fault_domain_aware_standby,
         }
     }
 
@@ -105,10 +109,14 @@ pub(super) struct Request {
     /// Previous client of each active container (`slots` entries); `None`
     /// for a new container or one whose client is gone.
     pub active: IxVec<SlotIx, Option<ClientIx>>,
+    /// Whether each active container's last client is gone, so that it
+    /// fails over to a standby container's client (`slots` entries; a
+    /// container with no last client takes any host).
+    pub lost: IxVec<SlotIx, bool>,
     /// Previous clients of the standby containers of each active container:
-    /// entry `r` of `standby[i]` is that of `i-r`; entries from
-    /// `replicas[i]` on are ignored.
-    pub standby: IxVec<SlotIx, Vec<ClientIx>>,
+    /// entry `r` of `standby[i]` is that of `i-r` (`None`: unknown or gone);
+    /// entries from `replicas[i]` on are ignored.
+    pub standby: IxVec<SlotIx, Vec<Option<ClientIx>>>,
 }
 
 impl Request {
@@ -122,7 +130,11 @@ impl Request {
 
     fn preferred_standby(&self, i: SlotIx, r: usize) -> Option<ClientIx> {
         if r < self.replicas(i) {
-            self.standby.get(i).and_then(|s| s.get(r)).copied()
+            self.standby
+                .get(i)
+                .and_then(|s| s.get(r))
+                .copied()
+                .flatten()
         } else {
             None
         }
@@ -143,15 +155,15 @@ pub(super) struct Layout {
 impl Layout {
     /// Every placed container and its client: active containers by id, then
     /// standby containers by `(i, r)`.
-    pub(super) fn containers(&self) -> impl Iterator<Item = (ContainerId, ClientIx)> + '_ {
+    pub(super) fn containers(&self) -> impl Iterator<Item = (Member, ClientIx)> + '_ {
         let actives = self
             .active
             .iter_enumerated()
-            .map(|(i, &c)| (ContainerId::active(i), c));
+            .map(|(i, &c)| (Member::active(i), c));
         let standbys = self.standby.iter_enumerated().flat_map(|(i, s)| {
             s.iter()
                 .enumerate()
-                .filter_map(move |(r, c)| c.map(|c| (ContainerId::standby(i, r), c)))
+                .filter_map(move |(r, c)| c.map(|c| (Member::standby(i, r), c)))
         });
         actives.chain(standbys)
     }
@@ -177,7 +189,7 @@ impl Binder<'_> {
         family.all(|b| !self.hosts.clash(b, c))
     }
 
-    fn bind(&mut self, id: ContainerId, c: ClientIx) {
+    fn bind(&mut self, id: Member, c: ClientIx) {
         match id.standby {
             None => {
                 self.active[id.slot] = Some(c);
@@ -227,10 +239,11 @@ pub(super) fn bind(hosts: &Hosts<'_>, request: &Request) -> Layout {
     for i in positions::<SlotIx>(n) {
         if b.active[i].is_none() {
             if let Some(c) = b.least_loaded() {
-                b.bind(ContainerId::active(i), c);
+                b.bind(Member::active(i), c);
             }
         }
     }
+    bind_preferred_standbys(&mut b, request, &displaced);
     let mut unbound = Vec::new();
     let most = request.replicas.iter().copied().max().unwrap_or(0);
     for r in 0..most {
@@ -239,8 +252,8 @@ pub(super) fn bind(hosts: &Hosts<'_>, request: &Request) -> Layout {
                 continue;
             }
             match b.least_loaded_apart(i) {
-                Some(c) => b.bind(ContainerId::standby(i, r), c),
-                None => unbound.push(ContainerId::standby(i, r).to_string()),
+                Some(c) => b.bind(Member::standby(i, r), c),
+                None => unbound.push(Member::standby(i, r).to_string()),
             }
         }
     }
@@ -263,30 +276,40 @@ fn bind_preferred_actives(b: &mut Binder<'_>, request: &Request) -> IxVec<SlotIx
     let mut displaced = IxVec::from_elem(None, request.slots);
     for i in positions::<SlotIx>(request.slots) {
         if let Some(p) = request.preferred_active(i) {
-            b.bind(ContainerId::active(i), p);
+            b.bind(Member::active(i), p);
+            continue;
+        }
+        if !request.lost.get(i).copied().unwrap_or(false) {
             continue;
         }
         let failover =
             (0..request.replicas(i)).find_map(|r| request.preferred_standby(i, r).map(|c| (r, c)));
         if let Some((r, c)) = failover {
-            b.bind(ContainerId::active(i), c);
+            b.bind(Member::active(i), c);
             displaced[i] = Some(r);
         }
     }
     displaced
 }
 
-/// Step 2, preferred hosts, standbys, but for the `displaced` ones.
+/// Step 2, preferred hosts, standbys, but for the `displaced` ones: those
+/// of the families whose active container is bound, and still unbound.
 fn bind_preferred_standbys(
     b: &mut Binder<'_>,
     request: &Request,
     displaced: &IxVec<SlotIx, Option<usize>>,
 ) {
     for (i, moved) in displaced.iter_enumerated() {
+        if b.active[i].is_none() {
+            continue;
+        }
         for r in (0..request.replicas(i)).filter(|&r| *moved != Some(r)) {
+            if b.standby[i][r].is_some() {
+                continue;
+            }
             if let Some(c) = request.preferred_standby(i, r) {
                 if b.fits(i, c) {
-                    b.bind(ContainerId::standby(i, r), c);
+                    b.bind(Member::standby(i, r), c);
                 }
             }
         }

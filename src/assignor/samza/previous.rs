@@ -1,9 +1,12 @@
-//! The previous container layout, derived from the previous assignment.
+//! The previous container layout, derived from the previous assignment, for
+//! a state that carries no record of containers (`records.rs` reads one that
+//! does).
 //!
 //! Samza persists its task → container mapping and each container's host;
-//! the model carries neither, only what every live client ran before. This
-//! module rebuilds, each run, the grouping Samza would read back and the
-//! previous client of every active and standby container:
+//! a state from elsewhere (another strategy's plan, a hand-written file)
+//! carries neither, only what every live client ran before. This module
+//! rebuilds from that the grouping Samza would read back and the previous
+//! client of every active and standby container:
 //!
 //! 1. **Owner.** A task's previous owner is the first client by id listing it
 //!    in `previous_active` (a stale second owner is ignored).
@@ -50,9 +53,13 @@ pub(super) struct Previous {
     pub groups: Groups,
     /// The live client that ran each container; `None` for a departed one.
     pub client: IxVec<SlotIx, Option<ClientIx>>,
-    /// Per container, the clients of its previous standby containers, most
-    /// fully mirroring first (ties by client id).
-    pub standbys: IxVec<SlotIx, Vec<ClientIx>>,
+    /// Whether each container's last client is gone (it fails over to one
+    /// of its standby containers); derived here: every departed container.
+    pub lost: IxVec<SlotIx, bool>,
+    /// Per container, the live client of each previous standby container
+    /// `i-r` by `r` (`None`: unknown, or gone). Derived here: the clients
+    /// mirroring it, most fully first (ties by client id).
+    pub standbys: IxVec<SlotIx, Vec<Option<ClientIx>>>,
 }
 
 /// The ranks of some tasks, per client.
@@ -75,6 +82,7 @@ impl Previous {
         let mut previous = Previous {
             groups: IxVec::new(),
             client: IxVec::new(),
+            lost: IxVec::new(),
             standbys: IxVec::new(),
         };
         previous.push_by_size(live, true);
@@ -106,6 +114,7 @@ impl Previous {
         group.sort_unstable();
         self.groups.push(group);
         self.client.push(client);
+        self.lost.push(client.is_none());
     }
 
     /// The previous standby containers of each container: the clients other
@@ -115,7 +124,7 @@ impl Previous {
         &self,
         state: &ClusterState,
         rank: &IxVec<TaskIx, Rank>,
-    ) -> IxVec<SlotIx, Vec<ClientIx>> {
+    ) -> IxVec<SlotIx, Vec<Option<ClientIx>>> {
         let mut slot_of_rank: IxVec<Rank, Option<SlotIx>> = IxVec::from_elem(None, rank.len());
         for (slot, group) in self.groups.iter_enumerated() {
             for &r in group {
@@ -149,7 +158,7 @@ impl Previous {
             .into_iter()
             .map(|mut r| {
                 r.sort_unstable();
-                r.into_iter().map(|(_, c)| c).collect()
+                r.into_iter().map(|(_, c)| Some(c)).collect()
             })
             .collect()
     }

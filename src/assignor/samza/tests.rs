@@ -28,6 +28,14 @@ fn raw_groups_of<I: Ix>(lists: &IxVec<SlotIx, Vec<I>>) -> Vec<Vec<usize>> {
     lists.iter().map(|g| raw(g)).collect()
 }
 
+/// The previous standby containers of each slot as plain client numbers.
+fn raw_standby_lists(p: &Previous) -> Vec<Vec<usize>> {
+    p.standbys
+        .iter()
+        .map(|s| s.iter().flatten().map(|c| c.index()).collect())
+        .collect()
+}
+
 /// A grouping from plain ranks.
 fn groups(raw: Vec<Vec<usize>>) -> Groups {
     raw.into_iter()
@@ -54,10 +62,11 @@ fn request(replicas: Vec<usize>, active: Vec<Option<usize>>, standby: Vec<Vec<us
     Request {
         slots: replicas.len(),
         replicas: IxVec::from_raw(replicas),
+        lost: active.iter().map(Option::is_none).collect(),
         active: active.into_iter().map(|c| c.map(client)).collect(),
         standby: standby
             .into_iter()
-            .map(|s| s.into_iter().map(client).collect())
+            .map(|s| s.into_iter().map(|c| Some(client(c))).collect())
             .collect(),
     }
 }
@@ -202,7 +211,7 @@ fn derivation_orders_live_groups_by_size_then_id_and_ignores_stale_owners() {
         raw_clients(p.client.as_raw()),
         vec![Some(1), Some(2), Some(0)]
     );
-    assert_eq!(raw_groups_of(&p.standbys), vec![Vec::<usize>::new(); 3]);
+    assert_eq!(raw_standby_lists(&p), vec![Vec::<usize>::new(); 3]);
 }
 
 #[test]
@@ -229,7 +238,7 @@ fn departed_containers_are_recognised_by_their_standby_containers() {
         vec![Some(0), None, None, None]
     );
     assert_eq!(
-        raw_groups_of(&p.standbys),
+        raw_standby_lists(&p),
         vec![vec![4], vec![1], vec![2, 3], vec![]]
     );
 }
@@ -249,7 +258,7 @@ fn a_standby_container_mirrors_more_than_half_of_its_container() {
     let s = state(&ids, &[], clients);
     let (_, rank) = ranks(&s);
     let p = Previous::derive(&s, &rank);
-    assert_eq!(raw_groups_of(&p.standbys), vec![vec![1]]);
+    assert_eq!(raw_standby_lists(&p), vec![vec![1]]);
 }
 
 fn sites(hosts: &[&'static str]) -> Hosts<'static> {

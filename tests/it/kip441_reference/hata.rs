@@ -324,6 +324,7 @@ pub fn assign(state: &ClusterState) -> Option<Plan> {
             .then_some(config.probing_rebalance_interval_ms),
         followup_when_caught_up: BTreeSet::new(),
         diagnostics: Vec::new(),
+        containers: BTreeMap::new(),
     })
 }
 
