@@ -136,8 +136,9 @@ pub(crate) struct World {
     threads: u32,
     cpu: Option<f64>,
     ram_mb: Option<u64>,
-    /// CPU and RAM each task states, by subtopology.
-    task_resources: Vec<(Option<f64>, Option<u64>)>,
+    disk_mb: Option<u64>,
+    /// CPU, RAM and disk each task states, by subtopology.
+    task_resources: Vec<(Option<f64>, Option<u64>, Option<u64>)>,
     /// The longest outage closed so far.
     pub max_outage_ms: Millis,
 }
@@ -213,10 +214,11 @@ impl World {
             threads: cluster.threads,
             cpu: cluster.cpu,
             ram_mb: cluster.ram_mb,
+            disk_mb: cluster.disk_mb,
             task_resources: scenario
                 .subtopologies
                 .iter()
-                .map(|s| (s.cpu, s.ram_mb))
+                .map(|s| (s.cpu, s.ram_mb, s.disk_mb))
                 .collect(),
             max_outage_ms: Millis::ZERO,
         };
@@ -273,9 +275,10 @@ impl World {
                 if t.stateful {
                     task.changelog_racks.extend(t.racks.iter().cloned());
                 }
-                let (cpu, ram_mb) = self.task_resources[t.id.subtopology as usize];
+                let (cpu, ram_mb, disk_mb) = self.task_resources[t.id.subtopology as usize];
                 task.cpu = cpu;
                 task.ram_mb = ram_mb;
+                task.disk_mb = disk_mb;
                 task
             })
             .collect();
@@ -294,6 +297,7 @@ impl World {
         client.host = Some(sim.name.clone());
         client.cpu = self.cpu;
         client.ram_mb = self.ram_mb;
+        client.disk_mb = self.disk_mb;
         for (key, values) in &self.tags {
             client
                 .tags

@@ -444,6 +444,7 @@ fn defaults_are_documented_values() {
                 replication_factor: 1,
                 cpu: None,
                 ram_mb: None,
+                disk_mb: None,
             },
             subtopologies: vec![SubtopologySpec {
                 partitions: 1,
@@ -453,6 +454,7 @@ fn defaults_are_documented_values() {
                 input_rate: 0,
                 cpu: None,
                 ram_mb: None,
+                disk_mb: None,
             }],
             config: AssignmentConfig::default(),
             events: vec![],
@@ -640,6 +642,7 @@ event_time = "1m30s"
             replication_factor: 2,
             cpu: Some(2.5),
             ram_mb: Some(4096),
+            disk_mb: None,
         }
     );
     assert_eq!(
