@@ -128,12 +128,10 @@ mod tests {
     #[test]
     fn at_most_max_instances_per_client() {
         let tasks = (0..12).map(|p| task(0, p, 0.1, 192)).collect();
-        let state = ClusterState::new(
-            AssignmentConfig::default(),
-            tasks,
-            vec![Client::new("a", 1)],
-        )
-        .unwrap();
+        // Disk to spare: 12 default instances' 12 GiB + 1 GiB padding fit.
+        let mut a = Client::new("a", 1);
+        a.disk_mb = Some(20_480);
+        let state = ClusterState::new(AssignmentConfig::default(), tasks, vec![a]).unwrap();
         let err = assign(&state, &HeronConfig::default(), "heron-ffd").unwrap_err();
         assert_eq!(
             err,

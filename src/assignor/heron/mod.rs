@@ -98,6 +98,8 @@
 #![warn(clippy::cast_possible_truncation)]
 
 mod ffd;
+mod java_set;
+mod opening;
 mod rcrr;
 mod round_robin;
 
@@ -106,6 +108,8 @@ use std::fmt::Write as _;
 use crate::model::{ClientIx, ClientPlan, ClusterState, IxVec, Plan, RackAwareStrategy, TaskIx};
 
 use super::{plan_of, task_ids, AssignError, Assignor, Claims, LeaveBehaviour, StrategyInfo};
+
+use java_set::{Instance, InstanceSet};
 
 // ---------------------------------------------------------------------------
 // Settings
@@ -135,6 +139,9 @@ pub struct HeronConfig {
     pub instance_cpu: f64,
     /// `heron.resources.instance.ram`, MiB: the RAM of a task that states none.
     pub instance_ram_mb: u64,
+    /// `heron.resources.instance.disk`, MiB: the disk of a task that states
+    /// none (FFD, RCRR; Heron's RR gives every instance this default).
+    pub instance_disk_mb: u64,
     /// `topology.container.max.instances`: sizes the default container
     /// (instance default × this) for FFD and RCRR, and caps FFD's tasks per client.
     pub max_instances: usize,
@@ -144,6 +151,9 @@ pub struct HeronConfig {
     pub padding_cpu: f64,
     /// `topology.container.ram.padding`, MiB (FFD, RCRR).
     pub padding_ram_mb: u64,
+    /// The absolute disk padding, MiB (FFD, RCRR; a constant in Heron:
+    /// `PackingUtils.DEFAULT_CONTAINER_DISK_PADDING`, 1 GiB).
+    pub padding_disk_mb: u64,
     /// RR's fixed CPU padding.
     pub rr_padding_cpu: f64,
     /// RR's RAM padding: stream manager and metrics manager.
@@ -162,17 +172,19 @@ pub struct HeronConfig {
 }
 
 impl Default for HeronConfig {
-    /// Heron's defaults: instances of 1 CPU and 1 GiB, 10 per container,
-    /// padding `max(1 CPU / 1 GiB, 10 %)`; RR padding 1 CPU and 2 GiB (+1 GiB
+    /// Heron's defaults: instances of 1 CPU, 1 GiB RAM and 1 GiB disk, 10 per
+    /// container, padding `max(1 CPU / 1 GiB / 1 GiB, 10 %)`; RR padding 1 CPU and 2 GiB (+1 GiB
     /// with a checkpoint manager); FFD sorted RAM first.
     fn default() -> Self {
         HeronConfig {
             instance_cpu: 1.0,
             instance_ram_mb: 1024,
+            instance_disk_mb: 1024,
             max_instances: 10,
             padding_percent: 10,
             padding_cpu: 1.0,
             padding_ram_mb: 1024,
+            padding_disk_mb: 1024,
             rr_padding_cpu: 1.0,
             rr_padding_ram_mb: 2048,
             rr_checkpoint_ram_mb: 1024,
@@ -207,15 +219,26 @@ impl Default for HeronConfig {
 pub struct HeronRoundRobin;
 
 impl HeronRoundRobin {
-    /// Assigns with other settings than Heron's defaults. Never infeasible.
-    pub fn assign_with(&self, state: &ClusterState, config: &HeronConfig) -> Plan {
+    /// Assigns with other settings than Heron's defaults.
+    ///
+    /// # Errors
+    ///
+    /// [`AssignError::Infeasible`] naming the first client whose container
+    /// Heron's round robin refuses to size: its tasks state more than it
+    /// offers, its other tasks would get nothing, or a task gets under 16 MiB
+    /// of RAM.
+    pub fn assign_with(
+        &self,
+        state: &ClusterState,
+        config: &HeronConfig,
+    ) -> Result<Plan, AssignError> {
         round_robin::assign(state, config, self.info().name)
     }
 }
 
 static RR: StrategyInfo = StrategyInfo {
     name: "heron-rr",
-    description: "Heron's RoundRobinPacking: tasks dealt round-robin over all clients (subtopologies by stated RAM), re-packed from scratch on every change; resources reported, not enforced; no standbys",
+    description: "Heron's RoundRobinPacking: tasks dealt round-robin over all clients (subtopologies by stated RAM), re-packed from scratch on every change; tasks sized to fit, refused only where Heron cannot size them; no standbys",
     claims: Claims::NONE,
     leave: LeaveBehaviour::Immediate,
 };
@@ -226,7 +249,7 @@ impl Assignor for HeronRoundRobin {
     }
 
     fn assign(&self, state: &ClusterState) -> Result<Plan, AssignError> {
-        Ok(self.assign_with(state, &HeronConfig::default()))
+        self.assign_with(state, &HeronConfig::default())
     }
 }
 
@@ -354,11 +377,13 @@ impl Assignor for HeronResourceCompliantRoundRobin {
 // Resource vectors
 // ---------------------------------------------------------------------------
 
-/// CPU cores and MiB of RAM. RAM is summed in `u128`, so no input overflows.
+/// CPU cores, MiB of RAM and MiB of disk. RAM and disk are summed in
+/// `u128`, so no input overflows.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 struct Res {
     cpu: f64,
     ram: u128,
+    disk: u128,
 }
 
 impl Res {
@@ -366,12 +391,13 @@ impl Res {
         Res {
             cpu: self.cpu + other.cpu,
             ram: self.ram + other.ram,
+            disk: self.disk + other.disk,
         }
     }
 
     /// Whether `self` fits in `capacity` in every dimension.
     fn within(self, capacity: Res) -> bool {
-        self.cpu <= capacity.cpu && self.ram <= capacity.ram
+        self.cpu <= capacity.cpu && self.ram <= capacity.ram && self.disk <= capacity.disk
     }
 }
 
@@ -380,6 +406,7 @@ fn demand(task: &crate::model::Task, config: &HeronConfig) -> Res {
     Res {
         cpu: task.cpu.unwrap_or(config.instance_cpu),
         ram: u128::from(task.ram_mb.unwrap_or(config.instance_ram_mb)),
+        disk: u128::from(task.disk_mb.unwrap_or(config.instance_disk_mb)),
     }
 }
 
@@ -394,18 +421,34 @@ fn capacity(client: &crate::model::Client, config: &HeronConfig) -> Res {
         ram: client
             .ram_mb
             .map_or(u128::from(config.instance_ram_mb) * n, u128::from),
+        disk: client
+            .disk_mb
+            .map_or(u128::from(config.instance_disk_mb) * n, u128::from),
     }
 }
 
 /// FFD and RCRR padding: `max(absolute, percent × capacity)` per resource,
-/// RAM rounded up to whole MiB.
+/// RAM and disk rounded up to whole MiB.
 fn padding(capacity: Res, config: &HeronConfig) -> Res {
     let pct = config.padding_percent;
+    let mb = |absolute: u64, capacity: u128| {
+        u128::from(absolute).max((capacity * u128::from(pct)).div_ceil(100))
+    };
     Res {
         cpu: config
             .padding_cpu
             .max(capacity.cpu * f64::from(pct) / 100.0),
-        ram: u128::from(config.padding_ram_mb).max((capacity.ram * u128::from(pct)).div_ceil(100)),
+        ram: mb(config.padding_ram_mb, capacity.ram),
+        disk: mb(config.padding_disk_mb, capacity.disk),
+    }
+}
+
+/// `a`, `a and b`, `a, b and c`.
+fn and_list(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [init @ .., last] => format!("{} and {last}", init.join(", ")),
     }
 }
 
@@ -433,8 +476,13 @@ struct Containers<'a> {
     demand: IxVec<TaskIx, Res>,
     capacity: IxVec<ClientIx, Res>,
     padding: IxVec<ClientIx, Res>,
-    /// Σ demands of the tasks each client holds (padding not included).
+    /// Σ demands of the tasks each client holds (padding not included); CPU
+    /// summed in Heron's order ([`InstanceSet`]).
     used: IxVec<ClientIx, Res>,
+    /// Each client's tasks as Heron's `HashSet` of instances.
+    sets: IxVec<ClientIx, InstanceSet>,
+    /// Heron's task id for the next placement (its builder's `max + 1`).
+    next_task_id: i32,
     /// The tasks each client holds, in placement order.
     held: IxVec<ClientIx, Vec<TaskIx>>,
     /// The client each task is placed on, if any yet.
@@ -464,6 +512,8 @@ impl<'a> Containers<'a> {
             capacity,
             padding,
             used: IxVec::from_elem(Res::default(), n),
+            sets: IxVec::from_elem(InstanceSet::default(), n),
+            next_task_id: 1,
             held: IxVec::from_elem(Vec::new(), n),
             owner: IxVec::from_elem(None, state.tasks().len()),
             diagnostics: common_diagnostics(state, strategy),
@@ -475,7 +525,8 @@ impl<'a> Containers<'a> {
     }
 
     /// Heron's constraint: `c` holds fewer than `limit` tasks and
-    /// `Σ demands + padding + demand of t ≤ capacity` in CPU and RAM.
+    /// `(Σ demands + padding) + demand of t ≤ capacity` in CPU, RAM and
+    /// disk, computed in Heron's order.
     fn fits(&self, c: ClientIx, t: TaskIx) -> bool {
         self.held[c].len() < self.limit
             && self.used[c]
@@ -484,10 +535,32 @@ impl<'a> Containers<'a> {
                 .within(self.capacity[c])
     }
 
+    /// Places `t` on `c` as Heron's builder adds an instance: the next task
+    /// id, the partition as component index, the subtopology number as
+    /// component name; CPU then re-summed in the set's order.
+    #[allow(clippy::cast_possible_wrap)] // Java ints; ids past 2³¹ cannot be Heron's
     fn place(&mut self, c: ClientIx, t: TaskIx) {
         debug_assert!(self.owner[t].is_none(), "{t} placed twice");
+        let id = self.state.tasks()[t.index()].id;
+        let d = self.demand[t];
+        let mb = |x: u128| u64::try_from(x).unwrap_or(u64::MAX);
+        let component = id.subtopology.to_string();
+        let instance = Instance {
+            component: &component,
+            task_id: self.next_task_id,
+            component_index: id.partition as i32,
+            cpu: d.cpu,
+            ram_mb: mb(d.ram),
+            disk_mb: mb(d.disk),
+        };
+        self.next_task_id = self.next_task_id.wrapping_add(1);
+        self.sets[c].insert(instance.hash_code(), d.cpu);
         self.held[c].push(t);
-        self.used[c] = self.used[c].plus(self.demand[t]);
+        let used = self.used[c].plus(d);
+        self.used[c] = Res {
+            cpu: self.sets[c].cpu_sum(),
+            ..used
+        };
         self.owner[t] = Some(c);
     }
 
@@ -548,12 +621,14 @@ impl<'a> Containers<'a> {
             .collect()
     }
 
-    /// What `c` has left for tasks after padding: CPU (clamped at 0) and RAM.
+    /// What `c` has left for tasks after padding: CPU (clamped at 0), RAM
+    /// and disk.
     fn room(&self, c: ClientIx) -> Res {
         let reserved = self.used[c].plus(self.padding[c]);
         Res {
             cpu: (self.capacity[c].cpu - reserved.cpu).max(0.0),
             ram: self.capacity[c].ram.saturating_sub(reserved.ram),
+            disk: self.capacity[c].disk.saturating_sub(reserved.disk),
         }
     }
 
@@ -577,26 +652,30 @@ impl<'a> Containers<'a> {
             };
             return Err(AssignError::Infeasible(format!(
                 "{}, under the {short} Heron's {} accepts for an instance",
-                self.needs(t),
+                self.needs(t, false),
                 self.strategy
             )));
         }
         Ok(())
     }
 
-    /// `task S_P needs X cpu and Y ram_mb`, marking defaults.
-    fn needs(&self, t: TaskIx) -> String {
+    /// `task S_P needs X cpu and Y ram_mb` (`, Y ram_mb and Z disk_mb` when
+    /// `disk` or the task states its disk), marking defaults.
+    fn needs(&self, t: TaskIx, disk: bool) -> String {
         let task = &self.state.tasks()[t.index()];
         let d = self.demand[t];
         let mark = |stated: bool| if stated { "" } else { " (default)" };
-        format!(
-            "task {} needs {} cpu{} and {} ram_mb{}",
-            task.id,
-            cpu_text(d.cpu),
-            mark(task.cpu.is_some()),
-            d.ram,
-            mark(task.ram_mb.is_some()),
-        )
+        let cpu = format!("{} cpu{}", cpu_text(d.cpu), mark(task.cpu.is_some()));
+        let ram = format!("{} ram_mb{}", d.ram, mark(task.ram_mb.is_some()));
+        let mut amounts = vec![cpu, ram];
+        if disk || task.disk_mb.is_some() {
+            amounts.push(format!(
+                "{} disk_mb{}",
+                d.disk,
+                mark(task.disk_mb.is_some())
+            ));
+        }
+        format!("task {} needs {}", task.id, and_list(&amounts))
     }
 
     /// The error for task `t` when no client has room for it.
@@ -606,6 +685,7 @@ impl<'a> Containers<'a> {
             .indices()
             .filter(|&c| self.held[c].len() < self.limit)
             .collect();
+        let mut disk = false;
         let detail = if open.is_empty() {
             format!(
                 "every client already holds {} tasks, the most {} puts on one client",
@@ -613,49 +693,60 @@ impl<'a> Containers<'a> {
             )
         } else {
             // The most room in each resource; ties go to the lowest id.
-            let best_cpu = open
-                .iter()
-                .copied()
-                .reduce(|a, b| {
-                    if self.room(b).cpu > self.room(a).cpu {
-                        b
-                    } else {
-                        a
-                    }
-                })
-                .unwrap_or(open[0]);
-            let best_ram = open
-                .iter()
-                .copied()
-                .reduce(|a, b| {
-                    if self.room(b).ram > self.room(a).ram {
-                        b
-                    } else {
-                        a
-                    }
-                })
-                .unwrap_or(open[0]);
-            let need = self.demand[t];
-            let short = match (
-                self.room(best_cpu).cpu < need.cpu,
-                self.room(best_ram).ram < need.ram,
-            ) {
-                (true, true) => "cpu and ram_mb",
-                (true, false) => "cpu",
-                (false, true) => "ram_mb",
-                (false, false) => "cpu and ram_mb together",
+            let best = |more: &dyn Fn(Res, Res) -> bool| {
+                open.iter()
+                    .copied()
+                    .reduce(|a, b| {
+                        if more(self.room(b), self.room(a)) {
+                            b
+                        } else {
+                            a
+                        }
+                    })
+                    .unwrap_or(open[0])
             };
+            let cpu = best(&|b, a| b.cpu > a.cpu);
+            let ram = best(&|b, a| b.ram > a.ram);
+            let disk_at = best(&|b, a| b.disk > a.disk);
+            let need = self.demand[t];
+            let short_of = [
+                ("cpu", self.room(cpu).cpu < need.cpu),
+                ("ram_mb", self.room(ram).ram < need.ram),
+                ("disk_mb", self.room(disk_at).disk < need.disk),
+            ];
+            disk = short_of[2].1 || self.state.tasks()[t.index()].disk_mb.is_some();
+            let shown = if disk { 3 } else { 2 };
+            let mut short: Vec<String> = short_of
+                .iter()
+                .filter(|s| s.1)
+                .map(|s| s.0.to_string())
+                .collect();
+            if short.is_empty() {
+                short = short_of[..shown].iter().map(|s| s.0.to_string()).collect();
+                let last = short.len() - 1;
+                short[last].push_str(" together");
+            }
+            let name = |c: ClientIx| &self.state.clients()[c.index()].id;
+            let mut most = vec![
+                format!("{} cpu on {}", cpu_text(self.room(cpu).cpu), name(cpu)),
+                format!("{} ram_mb on {}", self.room(ram).ram, name(ram)),
+            ];
+            if disk {
+                most.push(format!(
+                    "{} disk_mb on {}",
+                    self.room(disk_at).disk,
+                    name(disk_at)
+                ));
+            }
             format!(
-                "no client has room for its {short}: the most left after padding is {} cpu on {} and {} ram_mb on {}",
-                cpu_text(self.room(best_cpu).cpu),
-                self.state.clients()[best_cpu.index()].id,
-                self.room(best_ram).ram,
-                self.state.clients()[best_ram.index()].id,
+                "no client has room for its {}: the most left after padding is {}",
+                and_list(&short),
+                and_list(&most)
             )
         };
         AssignError::Infeasible(format!(
             "{} but {detail} ({} cannot add a client where Heron would add a container)",
-            self.needs(t),
+            self.needs(t, disk),
             self.strategy
         ))
     }
@@ -714,7 +805,8 @@ mod tests {
             cap,
             Res {
                 cpu: 10.0,
-                ram: 10240
+                ram: 10240,
+                disk: 10240
             }
         );
         let pad = padding(cap, &config);
@@ -722,7 +814,8 @@ mod tests {
             pad,
             Res {
                 cpu: 1.0,
-                ram: 1024
+                ram: 1024,
+                disk: 1024
             }
         );
         let task = demand(&Task::stateless(TaskId::new(0, 0)), &config);
@@ -731,26 +824,52 @@ mod tests {
         assert!(!nine.plus(task).within(cap));
     }
 
+    /// Disk alone limits a container: with CPU and RAM to spare, the
+    /// default 10 GiB of disk (1 GiB padding) holds nine default instances.
+    #[test]
+    fn disk_alone_holds_nine_default_tasks() {
+        let config = HeronConfig::default();
+        let mut big = Client::new("a", 1);
+        big.cpu = Some(100.0);
+        big.ram_mb = Some(100 * 1024);
+        let cap = capacity(&big, &config);
+        let pad = padding(cap, &config);
+        assert_eq!((cap.disk, pad.disk), (10240, 1024));
+        let task = demand(&Task::stateless(TaskId::new(0, 0)), &config);
+        let nine = (0..9).fold(pad, |acc, _| acc.plus(task));
+        assert!(nine.within(cap));
+        let ten = nine.plus(task);
+        assert!(ten.cpu <= cap.cpu && ten.ram <= cap.ram && ten.disk > cap.disk);
+        assert!(!ten.within(cap));
+    }
+
     #[test]
     fn padding_is_the_larger_of_absolute_and_percent() {
         let config = HeronConfig::default();
         let big = Res {
             cpu: 32.0,
             ram: 65_536,
+            disk: 100_000,
         };
         assert_eq!(
             padding(big, &config),
             Res {
                 cpu: 3.2,
-                ram: 6554
+                ram: 6554,
+                disk: 10_000
             }
         );
-        let small = Res { cpu: 2.0, ram: 100 };
+        let small = Res {
+            cpu: 2.0,
+            ram: 100,
+            disk: 100,
+        };
         assert_eq!(
             padding(small, &config),
             Res {
                 cpu: 1.0,
-                ram: 1024
+                ram: 1024,
+                disk: 1024
             }
         );
     }
