@@ -9,13 +9,17 @@
 //! docs/algorithms.md#heron-worked-examples (20 tasks on 3 clients, then 3
 //! more), client loss, survivors that no longer fit,
 //! standbys left unassigned, infeasible inputs (an `Infeasible` error naming
-//! the task) and the CLI's exit 2 on one.
+//! the task) and the CLI's exit 2 on one; issue 16's cases: disk (9 default
+//! tasks per client whatever its CPU and RAM), Heron's order of summing CPU
+//! (the 4-CPU client, a 2.0 and five 0.2), RCRR's repack opening containers
+//! first, and RR's refusals (exit 2 naming the client).
 //!
 //! Properties over random clusters with random demands and capacities:
 //! every plan passes `validate` or the input is `Infeasible` (never a panic);
 //! the same input gives the same plan; FFD and RCRR keep their own capacity
-//! rule (stated or default demands + padding ≤ stated or default capacity,
-//! FFD at most 10 tasks per client) checked by an oracle written here; on a
+//! rule (stated or default demands + padding ≤ stated or default capacity in
+//! CPU, RAM and disk, FFD at most 10 tasks per client) checked by an oracle
+//! written here; on a
 //! first packing FFD uses no more clients than RCRR, which uses min(T, C);
 //! with default demands FFD uses ⌈T / 9⌉ clients; a repack keeps every
 //! surviving task on its surviving client; RR ignores the previous plan.

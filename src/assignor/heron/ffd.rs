@@ -5,7 +5,8 @@
 //! Heron sorts the components by their instances' demand, RAM then CPU,
 //! decreasing (`RAM_FIRST`, the default; `CPU_FIRST` swaps the keys), and
 //! puts each instance in the first container by id that passes the
-//! constraints: `Σ demands + padding ≤ capacity` in CPU and RAM, and at most
+//! constraints: `(Σ demands + padding) + demand ≤ capacity` in CPU, RAM and
+//! disk (the Σ in the order of Heron's `HashSet`, `java_set.rs`), and at most
 //! `topology.container.max.instances` (10) instances. When none does, it opens
 //! container N + 1. A repack keeps every instance where it is and first-fits
 //! the new ones, in the same sorted order, over *all* containers by id, so
@@ -16,7 +17,7 @@
 //! tasks state the same demand (Heron's ties between components are `HashMap`
 //! order; subtopology order here). The first packing is the repack of an
 //! empty plan. A survivor stays on its previous client while it fits there
-//! (capacity, padding, the limit of 10); new tasks, tasks of lost clients
+//! (capacity and padding in CPU, RAM and disk, the limit of 10); new tasks, tasks of lost clients
 //! (Heron would restart the container whole) and survivors that no longer
 //! fit are first-fitted. A fixed client set has no container N + 1: a task
 //! that fits nowhere is [`AssignError::Infeasible`], naming the task, its

@@ -5,53 +5,73 @@
 //!
 //! # What Heron does
 //! A Heron topology is a set of *components* whose *instances* are packed
-//! into *containers*. Every instance needs CPU and RAM (stated per component,
-//! else the instance defaults: 1 CPU, 1 GiB); every container has a capacity
-//! (stated, else instance default × `topology.container.max.instances` = 10)
-//! and a *padding* for its stream and metrics managers. Three packers:
+//! into *containers*. Every instance needs CPU, RAM and disk (stated per
+//! component, else the instance defaults: 1 CPU, 1 GiB, 1 GiB); every
+//! container has a capacity (stated, else instance default ×
+//! `topology.container.max.instances` = 10) and a *padding* for its stream
+//! and metrics managers. Three packers:
 //!
 //! - `RoundRobinPacking` (`round_robin.rs`) deals instances round-robin over a
-//!   fixed number of containers and then *sizes* the instances to fit,
-//!   instead of rejecting anything; a change re-packs from scratch.
+//!   fixed number of containers and then *sizes* the instances to fit; it
+//!   refuses only a container it cannot size; a change re-packs from scratch.
 //! - `ResourceCompliantRRPacking` (`rcrr.rs`) deals strictly round-robin while
-//!   `Σ demands + padding ≤ capacity` holds, and opens one more container
-//!   when it does not; a change keeps every instance where it is and deals
-//!   the new ones by a *flexible* round robin that skips full containers.
+//!   `(Σ demands + padding) + demand ≤ capacity` holds, and opens one more
+//!   container when it does not; a change keeps every instance where it is,
+//!   opens the containers the added demand needs (`opening.rs`) and deals
+//!   the new instances by a *flexible* round robin that skips full ones.
 //! - `FirstFitDecreasingPacking` (`ffd.rs`) sorts instances by RAM then CPU,
 //!   decreasing, and puts each in the first container (by id) with room,
 //!   with at most 10 instances per container; a change keeps every instance
 //!   and first-fits the new ones, filling holes in old containers first.
 //!
+//! FFD and RCRR check CPU, RAM and disk; the Σ is over the container's
+//! `HashSet` of instances in its iteration order, which decides the last bit
+//! of a CPU sum (`java_set.rs` replays it).
+//!
 //! # The mapping (`docs/algorithms.md`, *Heron: port notes*)
 //! Clients are containers, ranked by id (container 1 = the lowest id);
 //! a subtopology is a component and a task its instance (component index =
-//! partition). A task's demand is its stated `cpu` / `ram_mb`, else Heron's
-//! instance default; a client's capacity is its stated `cpu` / `ram_mb`, else
-//! Heron's container default (10 CPU, 10 240 MiB). Padding (FFD, RCRR) is
-//! `max(absolute, 10 % × capacity)` per resource: 1 CPU and 1 024 MiB with the
-//! defaults, so a default client holds 9 default tasks. All of this is in
-//! [`HeronConfig`], whose [`Default`] the registered strategies use.
+//! partition; component name = the subtopology number, for Java's hash). A
+//! task's demand is its stated `cpu` / `ram_mb` / `disk_mb`, else Heron's
+//! instance default; a client's capacity is its stated `cpu` / `ram_mb` /
+//! `disk_mb`, else Heron's container default (10 CPU, 10 240 MiB, 10 240 MiB).
+//! Padding (FFD, RCRR) is `max(absolute, 10 % × capacity)` per resource: 1
+//! CPU, 1 024 MiB and 1 024 MiB with the defaults, so a default client holds 9
+//! default tasks, and a client stating only CPU and RAM at most 9 by disk.
+//! All of this is in [`HeronConfig`], whose [`Default`] the registered
+//! strategies use.
 //!
 //! A client's `capacity` (threads) is not read: Heron has no thread count,
-//! every instance is its own process, and a container's size is its CPU and
-//! RAM. The "previous plan" of a repack is the clients' `previous_active`
-//! sets; tasks that vanished are simply gone, and a task listed by several
-//! clients is kept by the first (lowest id) where it fits.
+//! every instance is its own process, and a container's size is its CPU, RAM
+//! and disk. The "previous plan" of a repack is the clients'
+//! `previous_active` sets, and a task listed by several clients is kept by
+//! the first (lowest id) where it fits.
 //!
 //! # What the port keeps, and where it must differ
-//! Heron's orders, its padding and capacity rule, FFD's sort and its limit
-//! of tasks per client, RR's component order (stated RAM, descending; CPU
-//! never breaks a tie) and RR's container sizing (reported, not enforced),
-//! RCRR's strict first packing and flexible repacking, and the rule that a
-//! repack never moves an instance. Where Java iterates a `HashMap`, the port
-//! takes subtopology order, a deterministic stand-in for that order.
+//! Heron's orders, its padding and capacity rule (computed in Heron's order
+//! of summing), FFD's sort and its limit of tasks per client, RR's component
+//! order (stated RAM, descending; CPU never breaks a tie), RR's container
+//! sizing and the packings it refuses, RCRR's strict first packing, its
+//! opening of containers before a repack and its flexible repacking, and the
+//! rule that a repack never moves an instance. Where Java iterates a
+//! `HashMap` of components, the port takes subtopology order, a
+//! deterministic stand-in for that order.
 //!
 //! A cluster's clients are given, so where Heron opens container N+1 (RCRR's
-//! first packing restarts with one more container; FFD and RCRR's repacks
-//! add one), the port returns [`AssignError::Infeasible`] naming the task, its
-//! demand and the room left. Other differences, all forced by the model:
+//! first packing restarts with one more container; FFD's repack adds one)
+//! the port returns [`AssignError::Infeasible`] naming the task, its demand
+//! and the room left; RCRR's repack takes clients without tasks as its new
+//! containers, lowest ids first, and is infeasible when none is left. Other
+//! differences, all forced by the model:
+//! - the model has no component names or Heron task ids: Java's hash of an
+//!   instance takes the subtopology number as the component's name and task
+//!   ids in placement order (kept tasks first), so with other names Heron's
+//!   order of summing, and a fit decided by the last bit, can differ;
 //! - a lost client's tasks go through the algorithm's add path (real Heron
-//!   restarts the whole container, same instances, elsewhere);
+//!   restarts the whole container, same instances, elsewhere); for RCRR they
+//!   count as added demand, as the model cannot tell them from new tasks;
+//! - RCRR's opening counts no removed demand: a previous assignment names
+//!   only tasks that still exist;
 //! - a surviving task whose client no longer has room for it (demands or
 //!   capacities changed) is placed again by the add path, with a diagnostic;
 //!   survivors of one client are kept in task-id order while they fit;
@@ -60,40 +80,45 @@
 //!   the topology's first size, which the model does not record, so that
 //!   option (a fixed container count kept across repacks) is not offered;
 //! - with more clients than tasks, RR and RCRR leave the extra clients empty
-//!   (Heron refuses more containers than instances, or lowers the count);
+//!   (Heron's RR refuses more containers than instances, RCRR lowers the
+//!   count): the model's clients are given, and an idle client is allowed;
 //! - per-task demands generalise Heron's per-component ones: FFD sorts tasks
 //!   (not components) by their own demand, which is Heron's order whenever a
 //!   subtopology's tasks all state the same; RR ranks a subtopology by the
 //!   largest RAM any of its tasks states.
 //!
 //! # What it ignores
-//! Lags, the stateful flag (except RR's checkpoint-manager padding, reported
-//! only), hosts, racks and tags, thread counts, and `previous_standby`: Heron
-//! places by resources alone. Heron has no standbys: `num_standby_replicas`
-//! is left unassigned, with a diagnostic when stateful tasks exist; no
-//! warm-ups, no follow-up rebalance. The model has no disk, so Heron's disk
-//! dimension and the rounding of container CPU in the built plan are not
-//! modelled. Heron's minimum instance sizes are: FFD and RCRR refuse a task
-//! they place with less than 192 MiB of RAM (`MinRamConstraint`), FFD one with
-//! less than 0.1 CPU (`MinCpuConstraint`), as [`AssignError::Infeasible`]; RR
-//! checks neither. A task kept where it ran in a repack is not checked again.
+//! Lags, the stateful flag (except RR's checkpoint-manager padding), hosts,
+//! racks and tags, thread counts, and `previous_standby`: Heron places by
+//! resources alone; RR reads no disk (Heron's RR gives every instance the
+//! default). Heron has no standbys: `num_standby_replicas` is left
+//! unassigned, with a diagnostic when stateful tasks exist; no warm-ups, no
+//! follow-up rebalance. The rounding of container CPU in the built plan is
+//! not modelled (the plan has no container sizes). Heron's minimum instance
+//! sizes are: FFD and RCRR refuse a task they place with less than 192 MiB of
+//! RAM (`MinRamConstraint`), FFD one with less than 0.1 CPU
+//! (`MinCpuConstraint`), RR any task under 16 MiB, as
+//! [`AssignError::Infeasible`]. A task kept where it ran in a repack is not
+//! checked again.
 //!
 //! # Complexity
-//! With T tasks, C clients, K subtopologies and P previous placements:
-//! RR O(T + K log K + C); RCRR O(T) for the strict first packing and
-//! O(P + T·C) for a repack (each new task scans at most C clients); FFD
-//! O(P + T log T + T·C). Usage per client is kept incrementally, so a fit is
-//! O(1).
+//! With T tasks, C clients, K subtopologies, P previous placements and at
+//! most k tasks on a client: each placement re-sums its client's CPU in
+//! Heron's order, O(k log k); a fit is O(1). RR O(T·k log k + K log K + C);
+//! RCRR O(T·k log k) for the strict first packing and O(R·(P + T·C +
+//! T·k log k)) for a repack with R ≤ C + 1 attempts; FFD O(P + T log T + T·C +
+//! T·k log k).
 //!
 //! # Claims
 //! Every task has one active while any client exists; nothing else is
 //! assigned. `heron-ffd` and `heron-rcrr` claim `resource_capacity` and keep
 //! a stronger rule of their own: on every client, the demands of its tasks
 //! (stated or default) plus its padding fit in its capacity (stated or
-//! default), and for FFD at most 10 tasks; when that cannot be done they
-//! return `Infeasible`, never a plan over capacity. `heron-rr` claims nothing
-//! beyond the common rules: it resizes instances instead of rejecting them.
-//! The same input gives the same plan.
+//! default) in CPU, RAM and disk, and for FFD at most 10 tasks; when that
+//! cannot be done they return `Infeasible`, never a plan over capacity.
+//! `heron-rr` claims nothing beyond the common rules: it resizes instances
+//! instead of rejecting them, and is `Infeasible` only where Heron's round
+//! robin cannot size a container. The same input gives the same plan.
 
 #![warn(clippy::cast_possible_truncation)]
 
@@ -132,7 +157,7 @@ pub enum FfdSort {
 /// takes others. Validated with the strategy's claims, a plan packed with no
 /// CPU padding at all may be judged differently where a stated total is
 /// within a rounding error of a stated capacity (`validate` sums in task
-/// order; the packer in placement order).
+/// order; the packer in the order of Heron's `HashSet`).
 #[derive(Debug, Clone, PartialEq)]
 pub struct HeronConfig {
     /// `heron.resources.instance.cpu`: the CPU of a task that states none.

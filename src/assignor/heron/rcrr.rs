@@ -5,7 +5,8 @@
 //! **First packing** (no client has a previous assignment): Heron deals the
 //! instances *strictly* round-robin over N containers (components in `HashMap`
 //! order, here subtopology order; instances by index, so tasks by id), each
-//! placement checked against `Σ demands + padding ≤ capacity`; on the first
+//! placement checked against `(Σ demands + padding) + demand ≤ capacity` in
+//! CPU, RAM and disk (the Σ in Heron's order, `java_set.rs`); on the first
 //! violation it throws the attempt away and restarts with N + 1 containers.
 //! Here N is the number of clients, so there is no N + 1: the first violation
 //! is [`AssignError::Infeasible`], naming the task, the client whose turn it
