@@ -24,6 +24,12 @@
 //! demand and the most room any client has left. FFD deliberately
 //! concentrates tasks on the lowest ids and leaves the others idle.
 //!
+//! Not ported (outside issue 16's items): Heron's repack numbers a new
+//! container after the old ones, so it first-fits over the old containers
+//! before any new one; here the add path first-fits over all clients by id,
+//! so a client without tasks whose id is lower than a client that ran tasks
+//! is tried before that client's holes.
+//!
 //! Complexity: O(P + A log A + A·C) for P previous placements and A tasks to
 //! place, each scanning at most C clients.
 

@@ -29,8 +29,10 @@
 //! client (exit 2 from `assign`). Disk is neither read nor checked: Heron's
 //! RR gives every instance the default disk and sizes the container for it.
 //! With more clients than tasks the extra clients stay empty, where Heron's
-//! RR refuses more containers than instances: the model's clients are given,
-//! and an idle client is a state it must allow (RCRR lowers its count alike).
+//! RR refuses more containers than instances, and with no client at all the
+//! plan is empty, where Heron refuses fewer than one container: the model's
+//! clients are given, and an idle client, or none, is a state it must allow
+//! (RCRR lowers its count alike).
 //!
 //! Complexity: O(T + K log K + C) for T tasks, K subtopologies, C clients.
 
