@@ -862,11 +862,15 @@ fn task_draw() -> impl Strategy<Value = TaskDraw> {
     )
 }
 
+/// One client as drawn: cpu, ram_mb, disk_mb.
+type ClientDraw = (Option<f64>, Option<u64>, Option<u64>);
+
 /// Capacities: mostly default, else a range around the default.
-fn client_draw() -> impl Strategy<Value = (Option<f64>, Option<u64>)> {
+fn client_draw() -> impl Strategy<Value = ClientDraw> {
     (
         prop::option::weighted(0.4, select(vec![0.5, 4.0, 6.5, 10.0, 16.0, 40.0, 40.0])),
         prop::option::weighted(0.4, select(vec![1024u64, 6000, 10_240, 20_000, 65_536])),
+        prop::option::weighted(0.3, select(vec![1024u64, 4000, 10_240, 65_536])),
     )
 }
 
@@ -888,13 +892,14 @@ fn build_tasks(draws: &[TaskDraw]) -> Vec<Task> {
         .collect()
 }
 
-fn build_clients(ids: &[&str], draws: &[(Option<f64>, Option<u64>)]) -> Vec<Client> {
+fn build_clients(ids: &[&str], draws: &[ClientDraw]) -> Vec<Client> {
     ids.iter()
         .zip(draws)
-        .map(|(id, &(cpu, ram))| {
+        .map(|(id, &(cpu, ram, disk))| {
             let mut c = Client::new(*id, 1);
             c.cpu = cpu;
             c.ram_mb = ram;
+            c.disk_mb = disk;
             c
         })
         .collect()
