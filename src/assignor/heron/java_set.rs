@@ -176,6 +176,42 @@ mod tests {
         assert_eq!(set.cpu_sum(), 2.8);
     }
 
+    /// Sums a JVM printed (OpenJDK 17: a `HashSet` of objects with
+    /// `InstancePlan`'s `hashCode` recipe, summed from 0.0 in iteration
+    /// order; 3,000 random sets of 1 to 80 agreed bit for bit, 991 of them
+    /// unlike the insertion-order sum; three kept here). Each line: the sum's
+    /// bits, then per instance component, task id, index, CPU bits, RAM MiB,
+    /// disk MiB.
+    const JVM_SUMS: &str = "\
+4008666666666666|3 104 35 3fc999999999999a 512 2048;1 98 2 3fe6666666666666 1024 512;3 164 23 3fa999999999999a 2048 2048;1 153 14 4000000000000000 2048 1024;0 1 29 3fb999999999999a 192 512
+400f333333333334|5 170 27 3fd3333333333333 192 3000;2 175 48 3fb999999999999a 2048 192;4 11 29 3ff0000000000000 3000 2048;4 6 2 3ff0000000000000 512 1024;0 98 49 3ff8000000000000 192 192
+4027666666666666|5 33 48 3fd3333333333333 3000 512;2 25 15 3fd3333333333333 512 2048;1 180 31 3fe6666666666666 2048 2048;5 53 41 4000000000000000 192 192;2 175 45 3ff8000000000000 192 1024;0 1 4 4000000000000000 3000 3000;1 164 40 3ff0000000000000 2048 1024;3 101 23 3fe6666666666666 192 192;2 114 46 3fc999999999999a 3000 512;1 157 16 3ff0000000000000 2048 2048;0 142 4 3fc999999999999a 3000 2048;5 170 38 3fb999999999999a 3000 1024;0 187 47 3ff8000000000000 1024 192;5 19 24 3fc999999999999a 192 192";
+
+    #[test]
+    fn sums_as_a_jvm_does() {
+        let hex = |h: &str| u64::from_str_radix(h, 16).unwrap();
+        for line in JVM_SUMS.lines() {
+            let (want, items) = line.split_once('|').unwrap();
+            let mut set = InstanceSet::default();
+            let mut insertion_order = 0.0;
+            for item in items.split(';') {
+                let f: Vec<&str> = item.split(' ').collect();
+                let one = Instance {
+                    component: f[0],
+                    task_id: f[1].parse().unwrap(),
+                    component_index: f[2].parse().unwrap(),
+                    cpu: f64::from_bits(hex(f[3])),
+                    ram_mb: f[4].parse().unwrap(),
+                    disk_mb: f[5].parse().unwrap(),
+                };
+                insertion_order += one.cpu;
+                set.insert(one.hash_code(), one.cpu);
+            }
+            assert_eq!(set.cpu_sum().to_bits(), hex(want), "{line}");
+            assert_ne!(insertion_order.to_bits(), hex(want), "{line}");
+        }
+    }
+
     /// The table doubles past ¾ full: 12 entries keep 16 buckets, the 13th
     /// makes 32.
     #[test]
