@@ -78,6 +78,8 @@ pub(super) struct InstanceSet {
     entries: Vec<(u32, f64)>,
     /// Buckets in the table: 16, doubling.
     buckets: usize,
+    /// Entries per bucket.
+    counts: Vec<u32>,
 }
 
 impl Default for InstanceSet {
@@ -85,31 +87,38 @@ impl Default for InstanceSet {
         InstanceSet {
             entries: Vec::new(),
             buckets: 16,
+            counts: vec![0; 16],
         }
     }
 }
 
 impl InstanceSet {
     /// Adds an instance with `hash_code()` `hash` and `cpu` cores, growing
-    /// the table as `HashMap.putVal` does.
+    /// the table as `HashMap.putVal` does. O(1), amortised.
     #[allow(clippy::cast_sign_loss)] // Java's >>> on the int's bits
     pub fn insert(&mut self, hash: i32, cpu: f64) {
         let h = hash as u32;
         let spread = h ^ (h >> 16);
         self.entries.push((spread, cpu));
         let bucket = self.bucket(spread);
-        let in_bucket = self
-            .entries
-            .iter()
-            .filter(|&&(s, _)| self.bucket(s) == bucket)
-            .count();
+        self.counts[bucket] += 1;
         // treeifyBin on a short table resizes instead.
-        if in_bucket >= 9 && self.buckets < 64 {
-            self.buckets *= 2;
+        if self.counts[bucket] >= 9 && self.buckets < 64 {
+            self.grow();
         }
         // ++size > threshold (¾ of the table).
         while self.entries.len() > self.buckets / 4 * 3 {
-            self.buckets *= 2;
+            self.grow();
+        }
+    }
+
+    /// Doubles the table.
+    fn grow(&mut self) {
+        self.buckets *= 2;
+        self.counts = vec![0; self.buckets];
+        for i in 0..self.entries.len() {
+            let b = self.bucket(self.entries[i].0);
+            self.counts[b] += 1;
         }
     }
 
@@ -118,6 +127,7 @@ impl InstanceSet {
     }
 
     /// Σ CPU in iteration order, from 0.0, as `Resource::plus` reduces it.
+    /// O(k log k) for k instances.
     pub fn cpu_sum(&self) -> f64 {
         let mut order: Vec<usize> = (0..self.entries.len()).collect();
         order.sort_by_key(|&i| (self.bucket(self.entries[i].0), i));
