@@ -505,8 +505,8 @@ mod scenario_tests {
             "name = \"w\"\nseed = 1\nduration = \"1h\"\n\
              [cluster]\nclients = 5\nracks = [\"r1\", \"r2\", \"r3\"]\nreplication_factor = 2\n\
              tags = { zone = [\"z1\", \"z2\"], cell = [\"a\"] }\n\
-             restore_rate = 100\ncpu = 4\nram_mb = 8192\n\
-             [[subtopologies]]\npartitions = 2\nstateful = true\nstate_records = 10\ncpu = 0.5\nram_mb = 1024\n\
+             restore_rate = 100\ncpu = 4\nram_mb = 8192\ndisk_mb = 65536\n\
+             [[subtopologies]]\npartitions = 2\nstateful = true\nstate_records = 10\ncpu = 0.5\nram_mb = 1024\ndisk_mb = 4096\n\
              [[subtopologies]]\npartitions = 2\n",
         )
         .unwrap_or_else(|e| panic!("{e}"));
@@ -528,8 +528,14 @@ mod scenario_tests {
             assert_eq!(task.changelog_racks, changelog, "{}", task.id);
         }
         assert_eq!(world.tasks[2].changelog_rack.as_deref(), Some("r3"));
-        assert_eq!((tasks[0].cpu, tasks[0].ram_mb), (Some(0.5), Some(1024)));
-        assert_eq!((tasks[3].cpu, tasks[3].ram_mb), (None, None));
+        assert_eq!(
+            (tasks[0].cpu, tasks[0].ram_mb, tasks[0].disk_mb),
+            (Some(0.5), Some(1024), Some(4096))
+        );
+        assert_eq!(
+            (tasks[3].cpu, tasks[3].ram_mb, tasks[3].disk_mb),
+            (None, None, None)
+        );
         let zones: Vec<&str> = state
             .clients()
             .iter()
@@ -544,7 +550,10 @@ mod scenario_tests {
         assert_eq!(racks, ["r1", "r2", "r3", "r1", "r2"]);
         for c in state.clients() {
             assert_eq!(c.tags["cell"], "a");
-            assert_eq!((c.cpu, c.ram_mb), (Some(4.0), Some(8192)));
+            assert_eq!(
+                (c.cpu, c.ram_mb, c.disk_mb),
+                (Some(4.0), Some(8192), Some(65536))
+            );
         }
     }
 
