@@ -24,9 +24,10 @@
 
 /// What `InstancePlan.hashCode()` reads of one Heron instance.
 #[derive(Debug, Clone, PartialEq)]
-pub(super) struct Instance<'a> {
-    /// The component's name.
-    pub component: &'a str,
+pub(super) struct Instance {
+    /// `hashCode()` of the component's name (here the subtopology number,
+    /// [`decimal_hash`]).
+    pub component_hash: i32,
     /// Heron's global task id.
     pub task_id: i32,
     /// The instance's index within its component.
@@ -39,14 +40,14 @@ pub(super) struct Instance<'a> {
     pub disk_mb: u64,
 }
 
-impl Instance<'_> {
+impl Instance {
     /// Java's `InstancePlan.hashCode()`.
     pub fn hash_code(&self) -> i32 {
         let bytes = |mb: u64| long_hash(mb.wrapping_mul(1 << 20));
         let mut resource = long_hash(self.cpu.to_bits());
         resource = mix(resource, bytes(self.ram_mb));
         resource = mix(resource, bytes(self.disk_mb));
-        let mut h = string_hash(self.component);
+        let mut h = self.component_hash;
         h = mix(h, self.task_id);
         h = mix(h, self.component_index);
         mix(h, resource)
@@ -59,9 +60,28 @@ fn mix(h: i32, x: i32) -> i32 {
 }
 
 /// Java's `String.hashCode()` (UTF-16 code units).
+#[cfg(test)]
 fn string_hash(s: &str) -> i32 {
     s.encode_utf16()
         .fold(0i32, |h, unit| mix(h, i32::from(unit)))
+}
+
+/// Java's `String.hashCode()` of `n` written in decimal, without the string.
+pub(super) fn decimal_hash(n: u32) -> i32 {
+    let mut digits = [0u8; 10];
+    let (mut len, mut rest) = (0, n);
+    loop {
+        digits[len] = b'0' + (rest % 10) as u8;
+        len += 1;
+        rest /= 10;
+        if rest == 0 {
+            break;
+        }
+    }
+    digits[..len]
+        .iter()
+        .rev()
+        .fold(0i32, |h, &d| mix(h, i32::from(d)))
 }
 
 /// Java's `Long.hashCode()`: the two halves XORed.
@@ -139,9 +159,9 @@ impl InstanceSet {
 mod tests {
     use super::*;
 
-    fn instance(component: &str, task_id: i32, index: i32, cpu: f64) -> Instance<'_> {
+    fn instance(component: &str, task_id: i32, index: i32, cpu: f64) -> Instance {
         Instance {
-            component,
+            component_hash: string_hash(component),
             task_id,
             component_index: index,
             cpu,
@@ -158,6 +178,9 @@ mod tests {
     fn hashes_are_javas() {
         assert_eq!(string_hash("0"), 48);
         assert_eq!(string_hash("ab"), 3105);
+        for n in [0, 7, 10, 42, 123_456, u32::MAX] {
+            assert_eq!(decimal_hash(n), string_hash(&n.to_string()), "{n}");
+        }
         assert_eq!(long_hash(1 << 30), 1 << 30);
         assert_eq!(long_hash(2.0f64.to_bits()), 0x4000_0000);
         // Resource(2.0, 1 GiB, 1 GiB): (2³⁰ × 31 + 2³⁰) × 31 + 2³⁰
@@ -207,7 +230,7 @@ mod tests {
             for item in items.split(';') {
                 let f: Vec<&str> = item.split(' ').collect();
                 let one = Instance {
-                    component: f[0],
+                    component_hash: string_hash(f[0]),
                     task_id: f[1].parse().unwrap(),
                     component_index: f[2].parse().unwrap(),
                     cpu: f64::from_bits(hex(f[3])),

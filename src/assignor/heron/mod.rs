@@ -135,7 +135,7 @@ use crate::model::{ClientIx, ClientPlan, ClusterState, IxVec, Plan, RackAwareStr
 
 use super::{plan_of, task_ids, AssignError, Assignor, Claims, LeaveBehaviour, StrategyInfo};
 
-use java_set::{Instance, InstanceSet};
+use java_set::{decimal_hash, Instance, InstanceSet};
 
 // ---------------------------------------------------------------------------
 // Settings
@@ -507,8 +507,10 @@ struct Containers<'a> {
     /// as a running sum in placement order ([`Containers::cpu_fits`] turns to
     /// Heron's order where that could decide).
     used: IxVec<ClientIx, Res>,
-    /// Each client's tasks as Heron's `HashSet` of instances.
+    /// Each client's tasks as Heron's `HashSet` of instances (kept only for
+    /// packers that check fits: not RR).
     sets: IxVec<ClientIx, InstanceSet>,
+    keep_sets: bool,
     /// Σ |CPU| of each client's tasks: the scale of any rounding in its sums.
     cpu_scale: IxVec<ClientIx, f64>,
     /// Heron's task id for the next placement (its builder's `max + 1`).
@@ -543,12 +545,19 @@ impl<'a> Containers<'a> {
             padding,
             used: IxVec::from_elem(Res::default(), n),
             sets: IxVec::from_elem(InstanceSet::default(), n),
+            keep_sets: true,
             cpu_scale: IxVec::from_elem(0.0, n),
             next_task_id: 1,
             held: IxVec::from_elem(Vec::new(), n),
             owner: IxVec::from_elem(None, state.tasks().len()),
             diagnostics: common_diagnostics(state, strategy),
         }
+    }
+
+    /// For RR, which checks no fit: no sets of instances are kept.
+    fn without_fits(mut self) -> Self {
+        self.keep_sets = false;
+        self
     }
 
     fn client_count(&self) -> usize {
@@ -602,18 +611,19 @@ impl<'a> Containers<'a> {
         debug_assert!(self.owner[t].is_none(), "{t} placed twice");
         let id = self.state.tasks()[t.index()].id;
         let d = self.demand[t];
-        let mb = |x: u128| u64::try_from(x).unwrap_or(u64::MAX);
-        let component = id.subtopology.to_string();
-        let instance = Instance {
-            component: &component,
-            task_id: self.next_task_id,
-            component_index: id.partition as i32,
-            cpu: d.cpu,
-            ram_mb: mb(d.ram),
-            disk_mb: mb(d.disk),
-        };
+        if self.keep_sets {
+            let mb = |x: u128| u64::try_from(x).unwrap_or(u64::MAX);
+            let instance = Instance {
+                component_hash: decimal_hash(id.subtopology),
+                task_id: self.next_task_id,
+                component_index: id.partition as i32,
+                cpu: d.cpu,
+                ram_mb: mb(d.ram),
+                disk_mb: mb(d.disk),
+            };
+            self.sets[c].insert(instance.hash_code(), d.cpu);
+        }
         self.next_task_id = self.next_task_id.wrapping_add(1);
-        self.sets[c].insert(instance.hash_code(), d.cpu);
         self.held[c].push(t);
         self.used[c] = self.used[c].plus(d);
         self.cpu_scale[c] += d.cpu.abs();

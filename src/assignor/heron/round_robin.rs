@@ -50,7 +50,7 @@ pub(super) fn assign(
     config: &HeronConfig,
     strategy: &'static str,
 ) -> Result<Plan, AssignError> {
-    let mut bins = Containers::new(state, config, strategy, usize::MAX);
+    let mut bins = Containers::new(state, config, strategy, usize::MAX).without_fits();
     if bins.client_count() > 0 {
         let turns = bins.held.indices().cycle();
         for (t, c) in walk_order(state).into_iter().zip(turns) {
