@@ -218,6 +218,7 @@ fn rebuilt(client: &Client) -> Client {
         host: client.host.clone(),
         cpu: client.cpu,
         ram_mb: client.ram_mb,
+        disk_mb: client.disk_mb,
         previous_active: client.previous_active.iter().copied().collect(),
         previous_standby: client.previous_standby.iter().copied().collect(),
         previous_warmup: client.previous_warmup.iter().copied().collect(),

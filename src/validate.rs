@@ -38,7 +38,7 @@ pub enum Violation {
     OverCapacity {
         /// The client.
         client: ClientId,
-        /// `cpu` or `ram_mb`.
+        /// `cpu`, `ram_mb` or `disk_mb`.
         resource: &'static str,
         /// Σ of the actives' stated demands.
         demand: f64,
@@ -290,7 +290,12 @@ fn check_resources(state: &ClusterState, plan: &Plan, found: &mut Vec<Violation>
         };
         let tasks: Vec<_> = cp.active.iter().filter_map(|&t| state.task(t)).collect();
         let cpu: f64 = tasks.iter().filter_map(|t| t.cpu).sum();
-        let ram: u64 = tasks.iter().filter_map(|t| t.ram_mb).sum();
+        // Summed in u128 so that no input overflows.
+        let mb = |field: fn(&crate::model::Task) -> Option<u64>| -> u128 {
+            tasks.iter().filter_map(|t| field(t)).map(u128::from).sum()
+        };
+        let ram = mb(|t| t.ram_mb);
+        let disk = mb(|t| t.disk_mb);
         let mut over = |resource, demand: f64, capacity: f64| {
             if demand > capacity {
                 found.push(Violation::OverCapacity {
@@ -306,6 +311,9 @@ fn check_resources(state: &ClusterState, plan: &Plan, found: &mut Vec<Violation>
         }
         if let Some(capacity) = client.ram_mb {
             over("ram_mb", ram as f64, capacity as f64);
+        }
+        if let Some(capacity) = client.disk_mb {
+            over("disk_mb", disk as f64, capacity as f64);
         }
     }
 }

@@ -38,7 +38,7 @@ pub struct Claims {
     pub standby_count: bool,
     /// At most `max_warmup_replicas` warm-ups in one plan.
     pub warmup_budget: bool,
-    /// On every client that states `cpu` or `ram_mb`, the actives' stated
+    /// On every client that states `cpu`, `ram_mb` or `disk_mb`, the actives' stated
     /// demands add up to no more than it (tasks without a stated demand are
     /// not counted here; a strategy's own defaults are its tests' business).
     pub resource_capacity: bool,

@@ -26,6 +26,8 @@ pub struct Client {
     pub cpu: Option<f64>,
     /// Memory the client offers, in MiB (packing strategies).
     pub ram_mb: Option<u64>,
+    /// Disk the client offers, in MiB (packing strategies).
+    pub disk_mb: Option<u64>,
     /// Tasks the client ran as active before this rebalance.
     pub previous_active: BTreeSet<TaskId>,
     /// Tasks the client kept as standby (or warm-up) before this rebalance.
@@ -53,6 +55,7 @@ impl Client {
             host: None,
             cpu: None,
             ram_mb: None,
+            disk_mb: None,
             previous_active: BTreeSet::new(),
             previous_standby: BTreeSet::new(),
             previous_warmup: BTreeSet::new(),

@@ -21,6 +21,8 @@ pub struct Task {
     pub cpu: Option<f64>,
     /// Memory the task needs, in MiB (packing strategies).
     pub ram_mb: Option<u64>,
+    /// Disk the task needs, in MiB (packing strategies).
+    pub disk_mb: Option<u64>,
     /// Racks holding replicas of the task's input partitions (KIP-925).
     pub racks: BTreeSet<String>,
     /// Racks holding replicas of the task's changelog partitions (KIP-925).
@@ -36,6 +38,7 @@ impl Task {
             end_offset,
             cpu: None,
             ram_mb: None,
+            disk_mb: None,
             racks: BTreeSet::new(),
             changelog_racks: BTreeSet::new(),
         }

@@ -35,7 +35,7 @@
 //! | `write_rate` per task (subtopologies and `write_spike`), `input_rate` per task | [`MAX_WRITE_RATE`] = 10⁶ records/s | above one Kafka partition's write throughput |
 //! | `cluster.restore_rate` per client, `cluster.restore_bandwidth`, `cluster.process_rate` per thread | [`MAX_RESTORE_RATE`] = 10⁹ records/s | |
 //! | `cpu` of a task or a client | [`MAX_CPU`] = 10⁶ cores | far above any machine; sums over 100,000 tasks stay exact to a millionth of a core in `f64` |
-//! | `ram_mb` of a task or a client | [`MAX_RAM_MB`] = 2³⁰ MiB (1 PiB) | far above any machine |
+//! | `ram_mb` or `disk_mb` of a task or a client | [`MAX_RAM_MB`] = 2³⁰ MiB (1 PiB) | far above any machine |
 //! | `state_records` and write rates after `[perturb]` | the limits above, at the top of the drawn range (`× (1 + fraction)`) | a drawn value never passes a limit the scenario would be refused for |
 
 use std::collections::BTreeMap;
@@ -154,6 +154,8 @@ pub struct ClusterSpec {
     pub cpu: Option<f64>,
     /// MiB of RAM each client offers (heron strategies); `None`: not stated.
     pub ram_mb: Option<u64>,
+    /// MiB of disk each client offers (heron strategies); `None`: not stated.
+    pub disk_mb: Option<u64>,
     /// Records per second one client restores, shared by its restoring replicas.
     pub restore_rate: u64,
     /// How long the group takes to notice a crashed client.
@@ -207,6 +209,8 @@ pub struct SubtopologySpec {
     pub cpu: Option<f64>,
     /// MiB of RAM each task needs (heron strategies); `None`: not stated.
     pub ram_mb: Option<u64>,
+    /// MiB of disk each task needs (heron strategies); `None`: not stated.
+    pub disk_mb: Option<u64>,
 }
 
 /// A scripted event.
@@ -631,13 +635,20 @@ impl Scenario {
         Ok(())
     }
 
-    /// Stated CPU and RAM: positive and within [`MAX_CPU`], [`MAX_RAM_MB`].
+    /// Stated CPU, RAM and disk: positive and within [`MAX_CPU`],
+    /// [`MAX_RAM_MB`] (RAM and disk alike).
     fn check_resources(&self) -> Checked {
-        let mut stated = vec![("cluster".to_string(), self.cluster.cpu, self.cluster.ram_mb)];
+        let cluster = &self.cluster;
+        let mut stated = vec![(
+            "cluster".to_string(),
+            cluster.cpu,
+            cluster.ram_mb,
+            cluster.disk_mb,
+        )];
         for (i, s) in self.subtopologies.iter().enumerate() {
-            stated.push((format!("subtopologies[{i}]"), s.cpu, s.ram_mb));
+            stated.push((format!("subtopologies[{i}]"), s.cpu, s.ram_mb, s.disk_mb));
         }
-        for (at, cpu, ram_mb) in stated {
+        for (at, cpu, ram_mb, disk_mb) in stated {
             if let Some(cpu) = cpu {
                 if !(cpu.is_finite() && cpu > 0.0) {
                     return fail(
@@ -652,14 +663,15 @@ impl Scenario {
                     );
                 }
             }
-            if let Some(ram) = ram_mb {
-                if ram == 0 {
+            for (key, mb) in [("ram_mb", ram_mb), ("disk_mb", disk_mb)] {
+                let Some(mb) = mb else { continue };
+                if mb == 0 {
                     return fail(
-                        format!("{at}.ram_mb"),
+                        format!("{at}.{key}"),
                         "must be at least 1, got 0".to_string(),
                     );
                 }
-                at_most(&format!("{at}.ram_mb"), ram, MAX_RAM_MB, "ram_mb")?;
+                at_most(&format!("{at}.{key}"), mb, MAX_RAM_MB, key)?;
             }
         }
         Ok(())

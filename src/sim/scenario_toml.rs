@@ -65,6 +65,7 @@
 //! | `replication_factor` | integer | `1` | at least 1, at most the number of `racks` when above 1: replicas of each task's partitions on consecutive racks |
 //! | `cpu` | number | not stated | greater than 0, at most 10⁶: cores per client (heron strategies) |
 //! | `ram_mb` | integer | not stated | 1 to 2³⁰: MiB per client (heron strategies) |
+//! | `disk_mb` | integer | not stated | 1 to 2³⁰: MiB of disk per client (heron strategies) |
 //!
 //! `[[subtopologies]]` (subtopology `i` is the `i`-th entry):
 //!
@@ -77,6 +78,7 @@
 //! | `input_rate` | integer | `0` | records/s arriving at each task's input, running or not (the processing model) |
 //! | `cpu` | number | not stated | greater than 0, at most 10⁶: cores per task (heron strategies) |
 //! | `ram_mb` | integer | not stated | 1 to 2³⁰: MiB per task (heron strategies) |
+//! | `disk_mb` | integer | not stated | 1 to 2³⁰: MiB of disk per task (heron strategies) |
 //!
 //! `[config]` ([`AssignmentConfig`], Kafka's names and defaults):
 //!
@@ -161,7 +163,7 @@
 //! | `write_rate`, `input_rate` per task | 10⁶ records/s |
 //! | `cluster.restore_rate`, `cluster.restore_bandwidth`, `cluster.process_rate` | 10⁹ records/s |
 //! | `cpu` of a task or a client | 10⁶ cores |
-//! | `ram_mb` of a task or a client | 2³⁰ MiB |
+//! | `ram_mb` or `disk_mb` of a task or a client | 2³⁰ MiB |
 //! | `state_records` and write rates × (1 + the `[perturb]` fraction) | the limits above |
 
 use std::collections::BTreeMap;
@@ -625,6 +627,7 @@ struct ClusterDoc {
     replication_factor: Option<Count>,
     cpu: Option<Number>,
     ram_mb: Option<RamMb>,
+    disk_mb: Option<RamMb>,
 }
 
 #[derive(Deserialize)]
@@ -637,6 +640,7 @@ struct SubtopologyDoc {
     input_rate: Option<U64>,
     cpu: Option<Number>,
     ram_mb: Option<RamMb>,
+    disk_mb: Option<RamMb>,
 }
 
 /// `[perturb]`: fractions and a duration.
@@ -849,6 +853,7 @@ impl ClusterDoc {
             replication_factor: self.replication_factor.map_or(1, Int::small),
             cpu: self.cpu.map(|n| positive("cluster.cpu", &n)).transpose()?,
             ram_mb: self.ram_mb.map(|n| n.0),
+            disk_mb: self.disk_mb.map(|n| n.0),
         })
     }
 }
@@ -888,6 +893,7 @@ fn subtopologies(docs: Vec<SubtopologyDoc>) -> Read<Vec<SubtopologySpec>> {
                     .map(|n| positive(&format!("subtopologies[{i}].cpu"), &n))
                     .transpose()?,
                 ram_mb: s.ram_mb.map(|n| n.0),
+                disk_mb: s.disk_mb.map(|n| n.0),
             })
         })
         .collect()

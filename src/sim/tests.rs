@@ -29,6 +29,7 @@ fn scenario(clients: u32, subs: Vec<SubtopologySpec>, events: Vec<Event>) -> Sce
             replication_factor: 1,
             cpu: None,
             ram_mb: None,
+            disk_mb: None,
         },
         subtopologies: subs,
         config: AssignmentConfig::default(),
@@ -47,6 +48,7 @@ fn stateful(partitions: u32, records: u64, write_rate: u64) -> SubtopologySpec {
         input_rate: 0,
         cpu: None,
         ram_mb: None,
+        disk_mb: None,
     }
 }
 
@@ -88,6 +90,7 @@ fn stateless(partitions: u32, input_rate: u64) -> SubtopologySpec {
         input_rate,
         cpu: None,
         ram_mb: None,
+        disk_mb: None,
     }
 }
 

@@ -138,8 +138,9 @@ pub(crate) struct World {
     threads: u32,
     cpu: Option<f64>,
     ram_mb: Option<u64>,
-    /// CPU and RAM each task states, by subtopology.
-    task_resources: Vec<(Option<f64>, Option<u64>)>,
+    disk_mb: Option<u64>,
+    /// CPU, RAM and disk each task states, by subtopology.
+    task_resources: Vec<(Option<f64>, Option<u64>, Option<u64>)>,
     /// The longest outage closed so far.
     pub max_outage_ms: Millis,
     /// The containers of the plan in force (a strategy that has them,
@@ -219,10 +220,11 @@ impl World {
             threads: cluster.threads,
             cpu: cluster.cpu,
             ram_mb: cluster.ram_mb,
+            disk_mb: cluster.disk_mb,
             task_resources: scenario
                 .subtopologies
                 .iter()
-                .map(|s| (s.cpu, s.ram_mb))
+                .map(|s| (s.cpu, s.ram_mb, s.disk_mb))
                 .collect(),
             max_outage_ms: Millis::ZERO,
             containers: BTreeMap::new(),
@@ -280,9 +282,10 @@ impl World {
                 if t.stateful {
                     task.changelog_racks.extend(t.racks.iter().cloned());
                 }
-                let (cpu, ram_mb) = self.task_resources[t.id.subtopology as usize];
+                let (cpu, ram_mb, disk_mb) = self.task_resources[t.id.subtopology as usize];
                 task.cpu = cpu;
                 task.ram_mb = ram_mb;
+                task.disk_mb = disk_mb;
                 task
             })
             .collect();
@@ -307,6 +310,7 @@ impl World {
         client.host = Some(sim.name.clone());
         client.cpu = self.cpu;
         client.ram_mb = self.ram_mb;
+        client.disk_mb = self.disk_mb;
         for (key, values) in &self.tags {
             client
                 .tags
@@ -515,8 +519,8 @@ mod scenario_tests {
             "name = \"w\"\nseed = 1\nduration = \"1h\"\n\
              [cluster]\nclients = 5\nracks = [\"r1\", \"r2\", \"r3\"]\nreplication_factor = 2\n\
              tags = { zone = [\"z1\", \"z2\"], cell = [\"a\"] }\n\
-             restore_rate = 100\ncpu = 4\nram_mb = 8192\n\
-             [[subtopologies]]\npartitions = 2\nstateful = true\nstate_records = 10\ncpu = 0.5\nram_mb = 1024\n\
+             restore_rate = 100\ncpu = 4\nram_mb = 8192\ndisk_mb = 65536\n\
+             [[subtopologies]]\npartitions = 2\nstateful = true\nstate_records = 10\ncpu = 0.5\nram_mb = 1024\ndisk_mb = 4096\n\
              [[subtopologies]]\npartitions = 2\n",
         )
         .unwrap_or_else(|e| panic!("{e}"));
@@ -538,8 +542,14 @@ mod scenario_tests {
             assert_eq!(task.changelog_racks, changelog, "{}", task.id);
         }
         assert_eq!(world.tasks[2].changelog_rack.as_deref(), Some("r3"));
-        assert_eq!((tasks[0].cpu, tasks[0].ram_mb), (Some(0.5), Some(1024)));
-        assert_eq!((tasks[3].cpu, tasks[3].ram_mb), (None, None));
+        assert_eq!(
+            (tasks[0].cpu, tasks[0].ram_mb, tasks[0].disk_mb),
+            (Some(0.5), Some(1024), Some(4096))
+        );
+        assert_eq!(
+            (tasks[3].cpu, tasks[3].ram_mb, tasks[3].disk_mb),
+            (None, None, None)
+        );
         let zones: Vec<&str> = state
             .clients()
             .iter()
@@ -554,7 +564,10 @@ mod scenario_tests {
         assert_eq!(racks, ["r1", "r2", "r3", "r1", "r2"]);
         for c in state.clients() {
             assert_eq!(c.tags["cell"], "a");
-            assert_eq!((c.cpu, c.ram_mb), (Some(4.0), Some(8192)));
+            assert_eq!(
+                (c.cpu, c.ram_mb, c.disk_mb),
+                (Some(4.0), Some(8192), Some(65536))
+            );
         }
     }
 

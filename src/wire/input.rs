@@ -123,6 +123,8 @@ pub(crate) struct TaskDoc {
     pub cpu: Option<Number>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ram_mb: Option<Number>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub disk_mb: Option<Number>,
     #[serde(
         default,
         deserialize_with = "nullable",
@@ -158,6 +160,8 @@ pub(crate) struct ClientDoc {
     pub cpu: Option<Number>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ram_mb: Option<Number>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub disk_mb: Option<Number>,
     #[serde(default, deserialize_with = "nullable")]
     pub previous_active: Vec<String>,
     #[serde(default, deserialize_with = "nullable")]
@@ -370,6 +374,11 @@ impl TaskDoc {
                 .as_ref()
                 .map(|n| integer(&at("ram_mb"), n, 0, u64::MAX))
                 .transpose()?,
+            disk_mb: self
+                .disk_mb
+                .as_ref()
+                .map(|n| integer(&at("disk_mb"), n, 0, u64::MAX))
+                .transpose()?,
             racks: self.racks.into_iter().collect(),
             changelog_racks: self.changelog_racks.into_iter().collect(),
         })
@@ -423,6 +432,11 @@ impl ClientDoc {
                 .ram_mb
                 .as_ref()
                 .map(|n| integer(&at("ram_mb"), n, 0, u64::MAX))
+                .transpose()?,
+            disk_mb: self
+                .disk_mb
+                .as_ref()
+                .map(|n| integer(&at("disk_mb"), n, 0, u64::MAX))
                 .transpose()?,
             previous_active: task_set(&at("previous_active"), &self.previous_active)?,
             previous_standby: task_set(&at("previous_standby"), &self.previous_standby)?,
@@ -522,6 +536,7 @@ impl StateDoc {
                 end_offset: (t.stateful || t.end_offset != 0).then(|| Number::from(t.end_offset)),
                 cpu: float(t.cpu),
                 ram_mb: t.ram_mb.and_then(num),
+                disk_mb: t.disk_mb.and_then(num),
                 racks: t.racks.iter().cloned().collect(),
                 changelog_racks: t.changelog_racks.iter().cloned().collect(),
             })
@@ -542,6 +557,7 @@ impl StateDoc {
                 host: cl.host.clone(),
                 cpu: float(cl.cpu),
                 ram_mb: cl.ram_mb.and_then(num),
+                disk_mb: cl.disk_mb.and_then(num),
                 previous_active: ids(&cl.previous_active),
                 previous_standby: ids(&cl.previous_standby),
                 previous_warmup: ids(&cl.previous_warmup),

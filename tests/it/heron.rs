@@ -9,13 +9,17 @@
 //! docs/algorithms.md#heron-worked-examples (20 tasks on 3 clients, then 3
 //! more), client loss, survivors that no longer fit,
 //! standbys left unassigned, infeasible inputs (an `Infeasible` error naming
-//! the task) and the CLI's exit 2 on one.
+//! the task) and the CLI's exit 2 on one; issue 16's cases: disk (9 default
+//! tasks per client whatever its CPU and RAM), Heron's order of summing CPU
+//! (the 4-CPU client, a 2.0 and five 0.2), RCRR's repack opening containers
+//! first, and RR's refusals (exit 2 naming the client).
 //!
 //! Properties over random clusters with random demands and capacities:
 //! every plan passes `validate` or the input is `Infeasible` (never a panic);
 //! the same input gives the same plan; FFD and RCRR keep their own capacity
-//! rule (stated or default demands + padding ≤ stated or default capacity,
-//! FFD at most 10 tasks per client) checked by an oracle written here; on a
+//! rule (stated or default demands + padding ≤ stated or default capacity in
+//! CPU, RAM and disk, FFD at most 10 tasks per client) checked by an oracle
+//! written here; on a
 //! first packing FFD uses no more clients than RCRR, which uses min(T, C);
 //! with default demands FFD uses ⌈T / 9⌉ clients; a repack keeps every
 //! surviving task on its surviving client; RR ignores the previous plan.
@@ -165,16 +169,31 @@ fn spec_round_robin_vector() {
             with_demand(t, None, ram)
         })
         .collect();
-    let plan = support::run(RR, &state(heavy, clients(&["c1", "c2"])));
-    assert_eq!(actives(&plan, "c1"), ["0_1", "1_0", "1_2"]);
-    assert_eq!(actives(&plan, "c2"), ["0_0", "1_1"]);
     // Heron's sizing quirk: without a container hint, c1 is sized for 3
     // default instances (3 GiB + 2 GiB padding), and its two 2 GiB tasks
-    // leave exclaim's instance less than nothing: Heron would refuse it.
+    // (1_0, 1_2; dealt first) leave exclaim's instance 0_1 less than
+    // nothing: Heron refuses the packing, and so does heron-rr.
     assert_eq!(
-        plan.diagnostics,
-        ["heron-rr does not enforce resources; Heron's round robin would refuse 1 client(s): c1 (1 task(s) without a stated ram_mb would get -1024 each)"]
+        infeasible(RR, &state(heavy.clone(), clients(&["c1", "c2"]))),
+        "client c1 cannot hold the tasks heron-rr deals it: 1 task(s) without a stated ram_mb would get -1024 each (Heron's round robin refuses such a packing)"
     );
+    // With 6 GiB stated for every container, c1 has 6 − 2 − 4 = 0 GiB
+    // left for 0_1: refused too; with 7 GiB it gets 1 GiB and c2's one
+    // unstated task 7 − 2 − 2 = 3 GiB.
+    let hinted = |ram: u64| {
+        let cs = clients(&["c1", "c2"])
+            .into_iter()
+            .map(|mut c| {
+                c.ram_mb = Some(ram);
+                c
+            })
+            .collect();
+        state(heavy.clone(), cs)
+    };
+    assert!(infeasible(RR, &hinted(6144)).contains("would get 0 each"));
+    let plan = support::run(RR, &hinted(7168));
+    assert_eq!(actives(&plan, "c1"), ["0_1", "1_0", "1_2"]);
+    assert_eq!(actives(&plan, "c2"), ["0_0", "1_1"]);
 }
 
 /// docs/algorithms.md#heron-ffd and docs/algorithms.md#heron-worked-examples:
@@ -354,7 +373,7 @@ fn no_standbys() {
 }
 
 /// Stated demands and capacities: RCRR and FFD stay within them (validate
-/// checks the claim); RR packs regardless and reports what Heron would refuse.
+/// checks the claim); RR refuses what Heron's round robin cannot size.
 #[test]
 fn stated_resources() {
     let tasks: Vec<Task> = (0..5)
@@ -373,11 +392,11 @@ fn stated_resources() {
         err.starts_with("task 0_3 needs 1.5 cpu and 3000 ram_mb but client small, whose turn it is in heron-rcrr's strict round robin, has only 0 cpu left after padding"),
         "{err}"
     );
-    let rr = support::run(RR, &s);
-    assert_eq!(counts(&rr), [3, 2]);
+    // RR deals 3 and 2 and sizes them: small's two tasks state 3 cpu, over
+    // the 2.5 it offers, which Heron's round robin refuses.
     assert_eq!(
-        rr.diagnostics,
-        ["heron-rr does not enforce resources; Heron's round robin would refuse 1 client(s): small (its tasks state 3 cpu but it offers 2.5)"]
+        infeasible(RR, &s),
+        "client small cannot hold the tasks heron-rr deals it: its tasks state 3 cpu but it offers 2.5 (Heron's round robin refuses such a packing)"
     );
 }
 
@@ -389,6 +408,7 @@ fn infeasible_inputs_name_the_task() {
     let huge = |id: &str| {
         let mut c = with_cpu(Client::new(id, 1), 1000.0);
         c.ram_mb = Some(1 << 30);
+        c.disk_mb = Some(1 << 30);
         c
     };
     let big_ram = vec![
@@ -402,12 +422,12 @@ fn infeasible_inputs_name_the_task() {
         (
             FFD,
             state(default_tasks(28), three()),
-            "task 0_27 needs 1 cpu (default) and 1024 ram_mb (default) but no client has room for its cpu and ram_mb: the most left after padding is 0 cpu on c1 and 0 ram_mb on c1 (heron-ffd cannot add a client where Heron would add a container)",
+            "task 0_27 needs 1 cpu (default), 1024 ram_mb (default) and 1024 disk_mb (default) but no client has room for its cpu, ram_mb and disk_mb: the most left after padding is 0 cpu on c1, 0 ram_mb on c1 and 0 disk_mb on c1 (heron-ffd cannot add a client where Heron would add a container)",
         ),
         (
             RCRR,
             state(default_tasks(28), three()),
-            "task 0_27 needs 1 cpu (default) and 1024 ram_mb (default) but client c1, whose turn it is in heron-rcrr's strict round robin, has only 0 cpu and 0 ram_mb left after padding (Heron would retry with one more container; the clients are fixed)",
+            "task 0_27 needs 1 cpu (default), 1024 ram_mb (default) and 1024 disk_mb (default) but client c1, whose turn it is in heron-rcrr's strict round robin, has only 0 cpu, 0 ram_mb and 0 disk_mb left after padding (Heron would retry with one more container; the clients are fixed)",
         ),
         (
             FFD,
@@ -432,12 +452,12 @@ fn infeasible_inputs_name_the_task() {
         (
             FFD,
             state(grown.clone(), after(&first, &grown, three())),
-            "task 0_27 needs 1 cpu (default) and 1024 ram_mb (default) but no client has room",
+            "task 0_27 needs 1 cpu (default), 1024 ram_mb (default) and 1024 disk_mb (default) but no client has room",
         ),
         (
             RCRR,
             state(grown.clone(), after(&first, &grown, three())),
-            "task 0_27 needs 1 cpu (default) and 1024 ram_mb (default) but no client has room for its cpu and ram_mb",
+            "task 0_27 needs 1 cpu (default), 1024 ram_mb (default) and 1024 disk_mb (default) but no client has room for its cpu, ram_mb and disk_mb",
         ),
     ];
     for (strategy, s, expected) in rows {
@@ -517,6 +537,312 @@ fn cli_exits_2_on_an_infeasible_input() {
 }
 
 // ---------------------------------------------------------------------------
+// Issue 16: disk, Heron's order of summing, RCRR's opening, RR's refusals
+// ---------------------------------------------------------------------------
+
+/// A client with CPU and RAM to spare (100 cores, 100 GiB) and the stated
+/// `disk_mb`, if any.
+fn roomy(id: &str, disk_mb: Option<u64>) -> Client {
+    let mut c = with_cpu(Client::new(id, 1), 100.0);
+    c.ram_mb = Some(100 * 1024);
+    c.disk_mb = disk_mb;
+    c
+}
+
+fn with_disk(mut task: Task, disk_mb: u64) -> Task {
+    task.disk_mb = Some(disk_mb);
+    task
+}
+
+/// Heron checks disk like CPU and RAM (FFD, RCRR): a default container has
+/// 10 GiB (1 GiB × 10 instances) and pads 1 GiB, a default instance needs
+/// 1 GiB, so 9 fit however much CPU and RAM there is; RR never reads disk.
+///
+/// Worked by hand:
+/// - 10 default tasks on two roomy clients (padding 10 % of 100 cores and
+///   100 GiB, 1 GiB of the 10 GiB disk): FFD puts 0_0..0_8 on a (9 GiB + 1
+///   GiB padding = 10 GiB of disk) and 0_9 on b; RCRR deals 5 and 5.
+/// - on one roomy client: the 10th does not fit (FFD, RCRR); with 20 GiB of
+///   disk stated it does (padding max(1 GiB, 2 GiB) = 2 GiB, 12 ≤ 20).
+/// - tasks stating 4 GiB on default clients: 2 per client (8 + 1 ≤ 10, 12 +
+///   1 > 10): 5 tasks on 3 clients pack 2, 2, 1 (FFD and RCRR); a 7th task
+///   fits nowhere.
+#[test]
+fn disk_limits_what_a_client_holds() {
+    let big_disk: Vec<Task> = (0..7)
+        .map(|p| with_disk(Task::stateless(t(0, p)), 4096))
+        .collect();
+    let rows: Vec<(&str, ClusterState, &[usize])> = vec![
+        (
+            FFD,
+            state(default_tasks(10), vec![roomy("a", None), roomy("b", None)]),
+            &[9, 1],
+        ),
+        (
+            RCRR,
+            state(default_tasks(10), vec![roomy("a", None), roomy("b", None)]),
+            &[5, 5],
+        ),
+        (
+            FFD,
+            state(default_tasks(10), vec![roomy("a", Some(20_480))]),
+            &[10],
+        ),
+        (
+            RCRR,
+            state(default_tasks(10), vec![roomy("a", Some(20_480))]),
+            &[10],
+        ),
+        (
+            FFD,
+            state(big_disk[..5].to_vec(), clients(&["a", "b", "c"])),
+            &[2, 2, 1],
+        ),
+        (
+            RCRR,
+            state(big_disk[..5].to_vec(), clients(&["a", "b", "c"])),
+            &[2, 2, 1],
+        ),
+        (RR, state(default_tasks(10), vec![roomy("a", None)]), &[10]),
+        (
+            RR,
+            state(big_disk.clone(), clients(&["a", "b", "c"])),
+            &[3, 2, 2],
+        ),
+    ];
+    for (strategy, s, expected) in rows {
+        assert_eq!(counts(&support::run(strategy, &s)), expected, "{strategy}");
+    }
+    let one = state(default_tasks(10), vec![roomy("a", None)]);
+    assert_eq!(
+        infeasible(FFD, &one),
+        "task 0_9 needs 1 cpu (default), 1024 ram_mb (default) and 1024 disk_mb (default) but no client has room for its disk_mb: the most left after padding is 81 cpu on a, 82944 ram_mb on a and 0 disk_mb on a (heron-ffd cannot add a client where Heron would add a container)"
+    );
+    assert!(
+        infeasible(RCRR, &one).contains("client a, whose turn it is in heron-rcrr's strict round robin, has only 0 disk_mb left after padding"),
+        "{}",
+        infeasible(RCRR, &one)
+    );
+    let seven = state(big_disk, clients(&["a", "b", "c"]));
+    assert!(infeasible(FFD, &seven).starts_with(
+        "task 0_6 needs 1 cpu (default), 1024 ram_mb (default) and 4096 disk_mb but no client has room for its disk_mb: the most left after padding is 7 cpu on a, 7168 ram_mb on a and 1024 disk_mb on a"
+    ));
+    assert!(infeasible(RCRR, &seven).contains("client a, whose turn it is in heron-rcrr's strict round robin, has only 1024 disk_mb left after padding"));
+}
+
+/// Stated disk counts in the `resource_capacity` claim (`validate`): FFD
+/// on clients stating 5,000 MiB of disk (padding 1,024) puts one 3,000 MiB
+/// task on each; a plan with two on one client breaks the claim.
+#[test]
+fn stated_disk_is_part_of_the_capacity_claim() {
+    let tasks: Vec<Task> = (0..2)
+        .map(|p| with_disk(Task::stateless(t(0, p)), 3000))
+        .collect();
+    let small = |id: &str| {
+        let mut c = Client::new(id, 1);
+        c.disk_mb = Some(5000);
+        c
+    };
+    let s = state(tasks, vec![small("a"), small("b")]);
+    let plan = support::run(FFD, &s);
+    assert_eq!(counts(&plan), [1, 1]);
+    let mut both = plan.clone();
+    let moved = both
+        .clients
+        .get_mut(&"b".into())
+        .unwrap()
+        .active
+        .pop_first()
+        .unwrap();
+    both.clients
+        .get_mut(&"a".into())
+        .unwrap()
+        .active
+        .insert(moved);
+    let claims = assignor::by_name(FFD).unwrap().info().claims;
+    let violations = smoothscale::validate(&s, &both, claims).unwrap_err();
+    assert!(
+        violations
+            .iter()
+            .any(|v| format!("{v:?}").contains("disk_mb")),
+        "{violations:?}"
+    );
+}
+
+/// Heron sums a container's CPU in the order its `HashSet` of instances
+/// iterates (then adds padding, then the new instance); the port replays
+/// that order (component name = subtopology number, task ids in placement
+/// order; `java_set.rs`), so the last bit of the sum is Heron's.
+///
+/// Issue 16's case: one 4-CPU client, a 2.0-CPU task 0_0 and five 0.2-CPU
+/// tasks. FFD places 0_0 first (CPU decreasing), RCRR too (task order):
+/// Heron task ids 1..6. Checking the sixth, the client holds 2.0 and four
+/// 0.2, padding 1 (max(1, 10 % of 4)):
+/// - the 0.2 tasks in subtopology 1 (component "1"): the set iterates the
+///   four 0.2 before the 2.0, Σ = 2.8, 2.8 + 1 + 0.2 = 4.0 ≤ 4: all six pack
+///   (a running sum in placement order gives 2.8000000000000007 and refused);
+/// - the same in subtopology 2 (component "2"): the 2.0 iterates first,
+///   Σ = 2.8000000000000007, + 1 + 0.2 = 4.000000000000001 > 4: the sixth
+///   goes to the second client (FFD), or fits nowhere (one client).
+#[test]
+fn cpu_is_summed_in_herons_order() {
+    let case = |small: u32| -> Vec<Task> {
+        std::iter::once(with_demand(Task::stateless(t(0, 0)), Some(2.0), None))
+            .chain((0..5).map(|p| with_demand(Task::stateless(t(small, p)), Some(0.2), None)))
+            .collect()
+    };
+    let four = |id: &str| with_cpu(Client::new(id, 1), 4.0);
+    let rows: [(&str, u32, &[usize]); 4] = [
+        (FFD, 1, &[6, 0]),
+        (FFD, 2, &[5, 1]),
+        (RCRR, 1, &[6]),
+        (RCRR, 2, &[]),
+    ];
+    for (strategy, small, expected) in rows {
+        let cs = match (strategy, expected.len()) {
+            (FFD, _) => vec![four("a"), four("b")],
+            _ => vec![four("a")],
+        };
+        let s = state(case(small), cs);
+        if expected.is_empty() {
+            let msg = infeasible(strategy, &s);
+            assert!(
+                msg.starts_with(&format!("task {small}_4 needs 0.2 cpu")),
+                "{msg}"
+            );
+        } else {
+            assert_eq!(
+                counts(&support::run(strategy, &s)),
+                expected,
+                "{strategy} {small}"
+            );
+        }
+    }
+    // FFD's second client gets the last task dealt, 2_4.
+    let plan = support::run(FFD, &state(case(2), vec![four("a"), four("b")]));
+    assert_eq!(actives(&plan, "b"), ["2_4"]);
+}
+
+/// RCRR's repack opens ⌈(added − removed demand)⁺ / largest container⌉
+/// containers (per resource, the maximum; CPU and disk at the default, RAM
+/// at the component's) before dealing; here the clients without tasks,
+/// lowest ids first, which come after the clients that ran tasks in the
+/// cycle (Heron numbers new containers last). One more when nothing fits.
+///
+/// Worked by hand (default tasks and clients unless stated):
+/// - c1 ran 0_0..0_4, c2 ran 0_5..0_9 (6 CPU, 6 GiB with padding); c3, c4
+///   empty; 6 tasks added: ⌈6 / 6⌉ = 1 client opens (c3). From c1: 0_10 c1,
+///   0_11 c2, 0_12 c3, 0_13 c1, 0_14 c2, 0_15 c3 → 7, 7, 2, 0.
+/// - the same with the ran clients named b, c and the empty ones a, d: a
+///   opens, last in the cycle: 0_10 b, 0_11 c, 0_12 a, … → a 2, b 7, c 7, d 0.
+/// - c1, c2 full (9 each); two tasks of subtopology 1 stating 6 CPU: Heron
+///   counts the default CPU, ⌈2 / 10⌉ = 1 (c3). 1_0 → c3 (7 ≤ 10); 1_1 fits
+///   nowhere (c3: 6 + 6 + 1 > 10): start again with c3 and c4: 1_0 → c3,
+///   1_1 → c4 → 9, 9, 1, 1. Without c4: infeasible, naming 1_1.
+/// - c1, c2 full; 20 tasks added: ⌈20 / 10⌉ = 2, only c3 is empty: 0_18..0_26
+///   fill c3 (9), 0_27 fits nowhere: infeasible.
+/// - c1, c2 ran 5 each, c3 empty; 14 added: ⌈14 / 6⌉ = 3, only c3 is empty:
+///   the plan says so. 0_10 c1, 0_11 c2, 0_12 c3, … 0_19 c1 and 0_20 c2 fill
+///   them (9), 0_21..0_23 go to c3 → 9, 9, 6.
+#[test]
+fn rcrr_repack_opens_containers_first() {
+    let ran = |id: &str, tasks: std::ops::Range<u32>| {
+        Client::new(id, 1).with_previous_active(tasks.map(|p| t(0, p)))
+    };
+    let opened = support::run(
+        RCRR,
+        &state(
+            default_tasks(16),
+            vec![
+                ran("c1", 0..5),
+                ran("c2", 5..10),
+                Client::new("c3", 1),
+                Client::new("c4", 1),
+            ],
+        ),
+    );
+    assert_eq!(counts(&opened), [7, 7, 2, 0]);
+    assert_eq!(actives(&opened, "c3"), ["0_12", "0_15"]);
+    assert!(opened.diagnostics.is_empty(), "{:?}", opened.diagnostics);
+
+    let renamed = support::run(
+        RCRR,
+        &state(
+            default_tasks(16),
+            vec![
+                Client::new("a", 1),
+                ran("b", 0..5),
+                ran("c", 5..10),
+                Client::new("d", 1),
+            ],
+        ),
+    );
+    assert_eq!(counts(&renamed), [2, 7, 7, 0]);
+    assert_eq!(actives(&renamed, "a"), ["0_12", "0_15"]);
+
+    let heavy = |clients: Vec<Client>| {
+        let mut tasks = default_tasks(18);
+        tasks.extend((0..2).map(|p| with_demand(Task::stateless(t(1, p)), Some(6.0), None)));
+        state(tasks, clients)
+    };
+    let full = || vec![ran("c1", 0..9), ran("c2", 9..18)];
+    let mut four = full();
+    four.extend(clients(&["c3", "c4"]));
+    let plan = support::run(RCRR, &heavy(four));
+    assert_eq!(counts(&plan), [9, 9, 1, 1]);
+    assert_eq!(actives(&plan, "c4"), ["1_1"]);
+    let mut three = full();
+    three.extend(clients(&["c3"]));
+    assert!(infeasible(RCRR, &heavy(three)).starts_with("task 1_1 needs 6 cpu"));
+
+    let mut three = full();
+    three.extend(clients(&["c3"]));
+    let msg = infeasible(RCRR, &state(default_tasks(38), three));
+    assert!(msg.starts_with("task 0_27 needs 1 cpu (default)"), "{msg}");
+
+    let plan = support::run(
+        RCRR,
+        &state(
+            default_tasks(24),
+            vec![ran("c1", 0..5), ran("c2", 5..10), Client::new("c3", 1)],
+        ),
+    );
+    assert_eq!(counts(&plan), [9, 9, 6]);
+    assert_eq!(
+        plan.diagnostics,
+        ["heron-rcrr: Heron's repack opens 3 container(s) before dealing the added tasks; only 1 client(s) without tasks could be opened"]
+    );
+}
+
+/// `assign` exits 2 when Heron's round robin refuses to size a client (its
+/// tasks state more than it offers), as it does for FFD and RCRR when
+/// demands cannot fit, with one stderr line naming the client.
+#[test]
+fn cli_exits_2_when_round_robin_refuses() {
+    let input = r#"{
+      "tasks": [ { "id": "0_0", "cpu": 2 }, { "id": "0_1", "cpu": 2 } ],
+      "clients": [ { "id": "a", "cpu": 1.5 }, { "id": "b", "cpu": 4 } ]
+    }"#;
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("heron");
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join(format!("{}-rr-refused.json", std::process::id()));
+    std::fs::write(&path, input).expect("temp file");
+    let path_text = path.to_str().expect("UTF-8 path");
+    let run = support::smoothscale(&["assign", "--strategy", RR, path_text], 1);
+    support::assert_bad_input(
+        &run,
+        &["client a", "its tasks state 2 cpu but it offers 1.5"],
+        &dir.join("no-output"),
+    );
+    // b alone holds both: 4 cpu stated, 4 offered (padding dropped).
+    let fits = input.replace(r#"{ "id": "a", "cpu": 1.5 }, "#, "");
+    std::fs::write(&path, fits).expect("temp file");
+    let run = support::smoothscale(&["assign", "--strategy", RR, path_text], 1);
+    assert_eq!(run.code, Some(0), "{run:?}");
+    let _ = std::fs::remove_file(&path);
+}
+
+// ---------------------------------------------------------------------------
 // Properties
 // ---------------------------------------------------------------------------
 
@@ -536,11 +862,15 @@ fn task_draw() -> impl Strategy<Value = TaskDraw> {
     )
 }
 
+/// One client as drawn: cpu, ram_mb, disk_mb.
+type ClientDraw = (Option<f64>, Option<u64>, Option<u64>);
+
 /// Capacities: mostly default, else a range around the default.
-fn client_draw() -> impl Strategy<Value = (Option<f64>, Option<u64>)> {
+fn client_draw() -> impl Strategy<Value = ClientDraw> {
     (
         prop::option::weighted(0.4, select(vec![0.5, 4.0, 6.5, 10.0, 16.0, 40.0, 40.0])),
         prop::option::weighted(0.4, select(vec![1024u64, 6000, 10_240, 20_000, 65_536])),
+        prop::option::weighted(0.3, select(vec![1024u64, 4000, 10_240, 65_536])),
     )
 }
 
@@ -562,13 +892,14 @@ fn build_tasks(draws: &[TaskDraw]) -> Vec<Task> {
         .collect()
 }
 
-fn build_clients(ids: &[&str], draws: &[(Option<f64>, Option<u64>)]) -> Vec<Client> {
+fn build_clients(ids: &[&str], draws: &[ClientDraw]) -> Vec<Client> {
     ids.iter()
         .zip(draws)
-        .map(|(id, &(cpu, ram))| {
+        .map(|(id, &(cpu, ram, disk))| {
             let mut c = Client::new(*id, 1);
             c.cpu = cpu;
             c.ram_mb = ram;
+            c.disk_mb = disk;
             c
         })
         .collect()
@@ -614,8 +945,8 @@ fn first_packing() -> impl Strategy<Value = ClusterState> {
 
 /// The oracle of FFD's and RCRR's own rule, written independently: on every
 /// client holding a task, Σ (stated or default) demands + padding ≤ (stated or
-/// default) capacity, padding = max(1 CPU / 1024 MiB, 10 % of capacity), RAM
-/// rounded up; FFD also at most 10 tasks.
+/// default) capacity, padding = max(1 CPU / 1024 MiB / 1024 MiB, 10 % of
+/// capacity), RAM and disk rounded up; FFD also at most 10 tasks.
 fn over_capacity(state: &ClusterState, plan: &Plan, limit: usize) -> Option<String> {
     for client in state.clients() {
         let held = &plan.clients[&client.id].active;
@@ -631,6 +962,18 @@ fn over_capacity(state: &ClusterState, plan: &Plan, limit: usize) -> Option<Stri
             .iter()
             .map(|t| u128::from(t.ram_mb.unwrap_or(1024)))
             .sum();
+        let disk: u128 = tasks
+            .iter()
+            .map(|t| u128::from(t.disk_mb.unwrap_or(1024)))
+            .sum();
+        let cap_disk = client.disk_mb.map_or(10_240, u128::from);
+        let pad_disk = u128::max(1024, (cap_disk * 10).div_ceil(100));
+        if disk + pad_disk > cap_disk {
+            return Some(format!(
+                "{}: disk_mb {disk} + padding {pad_disk} > {cap_disk}",
+                client.id
+            ));
+        }
         let cap_cpu = client.cpu.unwrap_or(10.0);
         let cap_ram = client.ram_mb.map_or(10_240, u128::from);
         let pad_cpu = f64::max(1.0, cap_cpu * 0.1);
@@ -668,8 +1011,9 @@ proptest! {
     #![proptest_config(support::proptest_config())]
 
     /// Every plan passes `validate` (run by `support::outcome`) and assigns
-    /// no standbys; an error is `Infeasible` naming a task of the input; RR
-    /// never fails. Twice the same input gives the same outcome.
+    /// no standbys; an error is `Infeasible` naming a task of the input (RR:
+    /// a client whose container Heron's round robin cannot size). Twice the
+    /// same input gives the same outcome.
     #[test]
     fn heron_plans_are_valid_or_infeasible_and_deterministic(state in cluster()) {
         for strategy in ALL {
@@ -686,8 +1030,17 @@ proptest! {
                         standbys
                     );
                 }
+                Err(msg) if strategy == RR => {
+                    // Heron's round robin refuses a container it cannot size.
+                    let named = msg
+                        .strip_prefix("client ")
+                        .and_then(|rest| rest.split(" cannot hold").next());
+                    prop_assert!(
+                        named.is_some_and(|id| state.client(&id.into()).is_some()),
+                        "{}: message names no client: {}\n{}", strategy, msg, replay(&state)
+                    );
+                }
                 Err(msg) => {
-                    prop_assert!(strategy != RR, "heron-rr failed: {}\n{}", msg, replay(&state));
                     let named = msg
                         .strip_prefix("task ")
                         .and_then(|rest| rest.split(' ').next())
@@ -819,8 +1172,8 @@ proptest! {
             c.previous_active.clear();
             c
         }).collect());
-        let (a, b) = (support::run(RR, &next), support::run(RR, &fresh));
-        prop_assert_eq!(a.clients, b.clients);
+        let clients_of = |s: &ClusterState| support::outcome(RR, s).map(|p| p.clients);
+        prop_assert_eq!(clients_of(&next), clients_of(&fresh));
     }
 }
 

@@ -263,6 +263,8 @@ fn bad_scenarios_name_the_key_and_the_value() {
         (&[("clients = 3", "clients = 3\ncpu = -0.5")], "", "cluster.cpu", "-0.5"),
         (&[("clients = 3", "clients = 3\nram_mb = 1073741825")], "", "cluster.ram_mb", "1073741825"),
         (&[("clients = 3", "clients = 3\nram_mb = -1")], "", "cluster.ram_mb", "-1"),
+        (&[("partitions = 2", "partitions = 2\ndisk_mb = 0")], "", "subtopologies[1].disk_mb", "0"),
+        (&[("clients = 3", "clients = 3\ndisk_mb = 1073741825")], "", "cluster.disk_mb", "1073741825"),
         (&[("clients = 3", "clients = 3\ntags = { zone = [] }")], "", "cluster.tags.zone", "[]"),
         (&[("clients = 3", "clients = 3\ntags = { zone = [\"\"] }")], "", "cluster.tags.zone[0]", "\"\""),
         (&[("clients = 3", "clients = 3\ntags = { zone = \"a\" }")], "", "cluster.tags.zone", "\"a\""),
@@ -444,6 +446,7 @@ fn defaults_are_documented_values() {
                 replication_factor: 1,
                 cpu: None,
                 ram_mb: None,
+                disk_mb: None,
             },
             subtopologies: vec![SubtopologySpec {
                 partitions: 1,
@@ -453,6 +456,7 @@ fn defaults_are_documented_values() {
                 input_rate: 0,
                 cpu: None,
                 ram_mb: None,
+                disk_mb: None,
             }],
             config: AssignmentConfig::default(),
             events: vec![],
@@ -535,6 +539,7 @@ tags = { zone = ["z1", "z2"], cell = ["x"] }
 replication_factor = 2
 cpu = 2.5
 ram_mb = 4096
+disk_mb = 20480
 
 [[subtopologies]]
 partitions = 3
@@ -543,6 +548,7 @@ state_records = 7
 write_rate = 8
 cpu = 1
 ram_mb = 512
+disk_mb = 2048
 
 [config]
 num_standby_replicas = 2
@@ -610,8 +616,12 @@ event_time = "1m30s"
         })
     );
     assert_eq!(
-        (s.subtopologies[0].cpu, s.subtopologies[0].ram_mb),
-        (Some(1.0), Some(512))
+        (
+            s.subtopologies[0].cpu,
+            s.subtopologies[0].ram_mb,
+            s.subtopologies[0].disk_mb
+        ),
+        (Some(1.0), Some(512), Some(2048))
     );
     assert_eq!(
         (s.duration_ms, s.step_ms, s.sample_every_ms),
@@ -641,6 +651,7 @@ event_time = "1m30s"
             replication_factor: 2,
             cpu: Some(2.5),
             ram_mb: Some(4096),
+            disk_mb: Some(20480),
         }
     );
     assert_eq!(

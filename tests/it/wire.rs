@@ -43,6 +43,7 @@ fn rich_state() -> ClusterState {
     let mut big = Task::stateful(t(0, 10), u64::MAX);
     big.cpu = Some(0.1);
     big.ram_mb = Some(512);
+    big.disk_mb = Some(2048);
     big.racks = ["r2", "r1"].map(String::from).into();
     big.changelog_racks = ["r3".to_string()].into();
     let mut odd_stateless = Task::stateless(t(3, 0));
@@ -66,6 +67,7 @@ fn rich_state() -> ClusterState {
     z.host = Some("host-9".into());
     z.cpu = Some(2.75);
     z.ram_mb = Some(0);
+    z.disk_mb = Some(u64::MAX);
     let tasks_for_a = [t(0, 1)];
     let a = Client::new("a", 3)
         .with_previous_warmup(tasks_for_a)
@@ -114,7 +116,7 @@ fn state_text_round_trips_through_the_model() {
         ],
         "clients": [
             { "id": "a", "capacity": 2, "rack": "r1", "tags": { "zone": "z1" }, "host": "h1",
-              "cpu": 4, "ram_mb": 8192,
+              "cpu": 4, "ram_mb": 8192, "disk_mb": 20480,
               "previous_active": ["0_0"], "previous_standby": [],
               "lags": { "0_0": "running" } }
         ]
@@ -124,6 +126,8 @@ fn state_text_round_trips_through_the_model() {
     assert_eq!(first, second);
     assert_eq!(second.tasks()[1].end_offset, 9);
     assert_eq!(second.clients()[0].cpu, Some(4.0));
+    assert_eq!(second.clients()[0].disk_mb, Some(20480));
+    assert_eq!(second.tasks()[0].disk_mb, None);
 }
 
 /// A random valid state: ids, lags of every kind, extreme numbers.
@@ -150,6 +154,7 @@ fn random_state(seed: u64) -> ClusterState {
             if rng.random_bool(0.3) {
                 task.cpu = Some(rng.random_range(0.0..64.0));
                 task.ram_mb = Some(number(&mut rng));
+                task.disk_mb = Some(number(&mut rng));
             }
             task
         })
@@ -387,6 +392,24 @@ fn duplicate_keys_in_lags_and_tags_are_rejected_with_the_path() {
     );
     assert!(e.path.starts_with("clients[0].lags"), "{e}");
     assert!(e.message.contains("twice"), "{e}");
+}
+
+/// `disk_mb`, like `ram_mb`: a whole number of MiB, 0 or more.
+#[test]
+fn disk_mb_is_a_whole_number_of_mib() {
+    let e = reject(r#"{"tasks": [{"id": "0_0", "disk_mb": -1}]}"#);
+    assert_eq!(e.path, "tasks[0].disk_mb");
+    assert!(e.message.contains("-1"), "{e}");
+    let e = reject(r#"{"clients": [{"id": "a", "disk_mb": 1.5}]}"#);
+    assert_eq!(e.path, "clients[0].disk_mb");
+    assert!(e.message.contains("1.5"), "{e}");
+    let s = read(
+        r#"{"tasks": [{"id": "0_0", "disk_mb": 0}], "clients": [{"id": "a", "disk_mb": 512}]}"#,
+    );
+    assert_eq!(
+        (s.tasks()[0].disk_mb, s.clients()[0].disk_mb),
+        (Some(0), Some(512))
+    );
 }
 
 #[test]
@@ -630,11 +653,12 @@ fn null_is_absent_for_optional_fields_and_rejected_for_required_ones() {
         r#"{"config": {"num_standby_replicas": null, "rack_aware_assignment_tags": null,
                        "rack_aware_strategy": null, "rack_aware_traffic_cost": null},
             "tasks": [{"id": "0_0", "stateful": null, "end_offset": null, "racks": null,
-                       "changelog_racks": null, "cpu": null, "ram_mb": null}],
+                       "changelog_racks": null, "cpu": null, "ram_mb": null,
+                       "disk_mb": null}],
             "clients": [{"id": "a", "capacity": null, "tags": null, "lags": null,
                          "previous_active": null, "previous_standby": null,
                          "previous_warmup": null, "leaving": null, "rack": null,
-                         "host": null, "cpu": null, "ram_mb": null}]}"#,
+                         "host": null, "cpu": null, "ram_mb": null, "disk_mb": null}]}"#,
     );
     assert_eq!(
         with_nulls,

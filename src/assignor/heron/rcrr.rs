@@ -5,7 +5,8 @@
 //! **First packing** (no client has a previous assignment): Heron deals the
 //! instances *strictly* round-robin over N containers (components in `HashMap`
 //! order, here subtopology order; instances by index, so tasks by id), each
-//! placement checked against `Σ demands + padding ≤ capacity`; on the first
+//! placement checked against `(Σ demands + padding) + demand ≤ capacity` in
+//! CPU, RAM and disk (the Σ in Heron's order, `java_set.rs`); on the first
 //! violation it throws the attempt away and restarts with N + 1 containers.
 //! Here N is the number of clients, so there is no N + 1: the first violation
 //! is [`AssignError::Infeasible`], naming the task, the client whose turn it
@@ -13,24 +14,39 @@
 //! never reaches the extra clients, exactly as Heron lowers N to T.)
 //!
 //! **Repack** (some client has a previous assignment): every task stays on
-//! its previous client while it fits there; vanished tasks are gone. The rest
-//! (new tasks, tasks of lost clients, survivors that no longer fit) are dealt
-//! by Heron's *flexible* round robin, in task-id order: the pointer starts at
-//! the lowest-id client; each task goes to the first client, cycling from the
-//! pointer, that passes the constraint, and the pointer moves just past it.
-//! When no client has room, Heron would add a container and redo the repack;
-//! here that is [`AssignError::Infeasible`]. Real Heron restarts a lost
-//! container whole elsewhere; here its tasks take the add path. There is no
-//! limit on tasks per client (Heron checks none for RCRR), and Heron's
-//! removal ranking is not needed: the model names the tasks that vanish.
+//! its previous client while it fits there; vanished tasks are gone. Heron
+//! first adds ⌈(added − removed demand)⁺ / largest container⌉ containers
+//! (the maximum over CPU, RAM and disk; `opening.rs`), then deals the new
+//! instances by a *flexible* round robin over old and new containers by id:
+//! the pointer starts at container 1; each instance goes to the first
+//! container, cycling from the pointer, that passes the constraint, and the
+//! pointer moves just past it. When none has room, Heron adds one more
+//! container and redoes the whole repack.
 //!
-//! Complexity: O(T) for the first packing; O(P + A·C) for a repack with P
-//! previous placements and A tasks to add, each scanning at most C clients.
+//! The clients are given, so here Heron's containers are the clients that
+//! ran tasks, in id order, followed by that many clients without tasks,
+//! lowest ids first (Heron numbers new containers after the old ones, so
+//! they come last in the cycle); the rest of the clients without tasks stay
+//! empty. The tasks to deal (new tasks, tasks of lost clients, survivors
+//! that no longer fit) go in task-id order. When a task fits nowhere, the
+//! deal starts again with the next client without tasks, and with none left
+//! it is [`AssignError::Infeasible`]. When Heron would open more containers
+//! than there are clients without tasks, all of them are used and the plan
+//! says so. Real Heron restarts a lost container whole elsewhere; here its
+//! tasks take the add path (and count as added, so about one client opens
+//! for them). There is no limit on tasks per client (Heron checks none for
+//! RCRR), and Heron's removal ranking is not needed: the model names the
+//! tasks that vanish.
+//!
+//! Complexity: O(T) for the first packing; O(R·(P + A·C)) for a repack with
+//! P previous placements, A tasks to add, each scanning at most C clients,
+//! and R ≤ C + 1 attempts (one more client each).
 
 use crate::assignor::AssignError;
 use crate::model::{ClientIx, ClusterState, Plan, TaskIx};
 
-use super::{cpu_text, has_previous, Containers, HeronConfig};
+use super::opening::containers_to_open;
+use super::{and_list, cpu_text, has_previous, Containers, HeronConfig};
 
 /// Heron's RCRR on `state`: strict round robin first, flexible round robin on repack.
 pub(super) fn assign(
@@ -39,18 +55,15 @@ pub(super) fn assign(
     strategy: &'static str,
 ) -> Result<Plan, AssignError> {
     let mut bins = Containers::new(state, config, strategy, usize::MAX);
-    if bins.client_count() > 0 {
-        if has_previous(state) {
-            bins.keep_survivors();
-            let adds = bins.unplaced();
-            bins.check_minimums(&adds, config.min_instance_ram_mb, None)?;
-            flexible(&mut bins, &adds)?;
-        } else {
-            let all: Vec<TaskIx> = bins.owner.indices().collect();
-            bins.check_minimums(&all, config.min_instance_ram_mb, None)?;
-            strict(&mut bins)?;
-        }
+    if bins.client_count() == 0 {
+        return Ok(bins.into_plan());
     }
+    if has_previous(state) {
+        return repack(state, config, strategy);
+    }
+    let all: Vec<TaskIx> = bins.owner.indices().collect();
+    bins.check_minimums(&all, config.min_instance_ram_mb, None)?;
+    strict(&mut bins)?;
     Ok(bins.into_plan())
 }
 
@@ -67,23 +80,57 @@ fn strict(bins: &mut Containers) -> Result<(), AssignError> {
     Ok(())
 }
 
-/// The add path: each task of `adds` to the first client with room, cycling
-/// from a pointer that starts at the lowest id and moves past each choice.
-fn flexible(bins: &mut Containers, adds: &[TaskIx]) -> Result<(), AssignError> {
-    let n = bins.client_count();
-    // How many clients the cycle from the lowest id skips: the pointer.
+/// The repack: survivors stay; Heron's containers are the clients that ran
+/// tasks (by id) followed by as many clients without tasks (by id) as
+/// Heron opens first; the rest is dealt by flexible round robin over them.
+/// When a task fits nowhere, the whole deal starts again with one more
+/// client, as Heron retries with one more container.
+fn repack(
+    state: &ClusterState,
+    config: &HeronConfig,
+    strategy: &'static str,
+) -> Result<Plan, AssignError> {
+    let (ran, idle): (Vec<ClientIx>, Vec<ClientIx>) = state
+        .client_ixs()
+        .partition(|c| !state.clients()[c.index()].previous_active.is_empty());
+    let wanted = containers_to_open(state, config);
+    let mut opened = usize::try_from(wanted).map_or(idle.len(), |w| w.min(idle.len()));
+    loop {
+        let mut bins = Containers::new(state, config, strategy, usize::MAX);
+        bins.keep_survivors();
+        let adds = bins.unplaced();
+        bins.check_minimums(&adds, config.min_instance_ram_mb, None)?;
+        let containers: Vec<ClientIx> = ran.iter().chain(&idle[..opened]).copied().collect();
+        match flexible(&mut bins, &containers, &adds) {
+            Ok(()) => {
+                if wanted > idle.len() as u64 {
+                    bins.diagnostics.push(format!(
+                        "{strategy}: Heron's repack opens {wanted} container(s) before dealing the added tasks; only {} client(s) without tasks could be opened",
+                        idle.len()
+                    ));
+                }
+                return Ok(bins.into_plan());
+            }
+            Err(_) if opened < idle.len() => opened += 1,
+            Err(t) => return Err(bins.no_room(t)),
+        }
+    }
+}
+
+/// Heron's flexible round robin over `containers` (in that order): each
+/// task of `adds` goes to the first of them with room, cycling from a
+/// pointer that starts at the first and moves just past each choice; the
+/// first task that fits nowhere is the error.
+fn flexible(bins: &mut Containers, containers: &[ClientIx], adds: &[TaskIx]) -> Result<(), TaskIx> {
+    let n = containers.len();
     let mut pointer = 0;
     for &t in adds {
-        let c = bins
-            .held
-            .indices()
-            .cycle()
-            .skip(pointer)
-            .take(n)
-            .find(|&c| bins.fits(c, t))
-            .ok_or_else(|| bins.no_room(t))?;
-        bins.place(c, t);
-        pointer = (c.index() + 1) % n;
+        let at = (0..n)
+            .map(|i| (pointer + i) % n)
+            .find(|&i| bins.fits(containers[i], t))
+            .ok_or(t)?;
+        bins.place(containers[at], t);
+        pointer = (at + 1) % n;
     }
     Ok(())
 }
@@ -93,18 +140,23 @@ fn overflow(bins: &Containers, c: ClientIx, t: TaskIx) -> AssignError {
     let room = bins.room(c);
     let need = bins.demand[t];
     let mut short = Vec::new();
-    if room.cpu < need.cpu {
+    let (ram, disk) = (room.ram < need.ram, room.disk < need.disk);
+    // CPU is short when nothing else is: the rounding of the sum decided.
+    if room.cpu < need.cpu || !(ram || disk) {
         short.push(format!("{} cpu", cpu_text(room.cpu)));
     }
-    if room.ram < need.ram {
+    if ram {
         short.push(format!("{} ram_mb", room.ram));
+    }
+    if disk {
+        short.push(format!("{} disk_mb", room.disk));
     }
     AssignError::Infeasible(format!(
         "{} but client {}, whose turn it is in {}'s strict round robin, has only {} left after padding (Heron would retry with one more container; the clients are fixed)",
-        bins.needs(t),
+        bins.needs(t, disk),
         bins.state.clients()[c.index()].id,
         bins.strategy,
-        short.join(" and "),
+        and_list(&short),
     ))
 }
 

@@ -17,36 +17,50 @@
 //! deal happens to give them the same one (with one subtopology, adding tasks
 //! at its end keeps every other task in place).
 //!
-//! The plan has no per-task sizes, so Heron's sizing (steps 4–6) is computed
-//! only to report, in the plan's diagnostics, containers Heron would refuse:
-//! a client's stated `cpu` / `ram_mb` acts as Heron's container hint; stated
-//! task demands are kept, and the tasks that state none share what is left
-//! after padding (1 CPU; 2 GiB RAM, 3 GiB when a task is stateful); with no
-//! hint a container is sized for the fullest one. Heron refuses a container
-//! whose stated demands exceed its hint, whose unstated tasks would get
-//! nothing, or less than 16 MB of RAM.
+//! The plan has no per-task sizes, but Heron's sizing decides whether Heron
+//! packs at all, so it is computed: a client's stated `cpu` / `ram_mb` acts
+//! as Heron's container hint; stated task demands are kept, and the tasks
+//! that state none share what is left after padding (1 CPU; 2 GiB RAM, 3 GiB
+//! when a task is stateful); with no hint a container is sized for the
+//! fullest one. Heron refuses (`PackingException`) a container whose stated
+//! demands exceed its hint, whose unstated tasks would get nothing, or any
+//! instance under 16 MB of RAM (`validatePackingPlan`), stated or shared; so
+//! does the port, with [`AssignError::Infeasible`] naming the first such
+//! client (exit 2 from `assign`). Disk is neither read nor checked: Heron's
+//! RR gives every instance the default disk and sizes the container for it.
+//! With more clients than tasks the extra clients stay empty, where Heron's
+//! RR refuses more containers than instances, and with no client at all the
+//! plan is empty, where Heron refuses fewer than one container: the model's
+//! clients are given, and an idle client, or none, is a state it must allow
+//! (RCRR lowers its count alike).
 //!
 //! Complexity: O(T + K log K + C) for T tasks, K subtopologies, C clients.
 
 use std::fmt::Write as _;
 
+use crate::assignor::AssignError;
 use crate::model::{ClientIx, ClusterState, IxVec, Plan, TaskIx};
 
 use super::{cpu_text, Containers, HeronConfig};
 
-/// Heron's RR over every client of `state`; resources are reported, not enforced.
-pub(super) fn assign(state: &ClusterState, config: &HeronConfig, strategy: &'static str) -> Plan {
-    let mut bins = Containers::new(state, config, strategy, usize::MAX);
+/// Heron's RR over every client of `state`: instances are sized, not
+/// rejected, but a container Heron cannot size is [`AssignError::Infeasible`].
+pub(super) fn assign(
+    state: &ClusterState,
+    config: &HeronConfig,
+    strategy: &'static str,
+) -> Result<Plan, AssignError> {
+    let mut bins = Containers::new(state, config, strategy, usize::MAX).without_fits();
     if bins.client_count() > 0 {
         let turns = bins.held.indices().cycle();
         for (t, c) in walk_order(state).into_iter().zip(turns) {
             bins.place(c, t);
         }
-        if let Some(note) = refusals_note(state, config, &bins.held, strategy) {
-            bins.diagnostics.push(note);
+        if let Some(refusal) = refusal(state, config, &bins.held, strategy) {
+            return Err(refusal);
         }
     }
-    bins.into_plan()
+    Ok(bins.into_plan())
 }
 
 /// Task positions in Heron RR's order: subtopologies by the largest RAM any
@@ -105,8 +119,10 @@ struct Dimension {
     /// Heron's capacity without a hint: instance default × the fullest
     /// container's task count, plus padding.
     unhinted: f64,
-    /// The least an unstated task may get (RAM: 16 MB).
+    /// The least any task may get, stated or shared (RAM: 16 MB).
     minimum: f64,
+    /// The least stated demand, if any.
+    least_stated: Option<f64>,
     /// With a hint, the container is exactly the hint (CPU) rather than
     /// `Σ + padding` capped at the hint (RAM).
     total_is_hint: bool,
@@ -137,6 +153,7 @@ fn size(d: &Dimension) -> Result<(f64, Option<f64>), String> {
     } else {
         let share = (cap - padding - d.stated) / d.unstated as f64;
         if share <= 0.0 || share < d.minimum {
+            // Heron: "No enough ... to allocate", or an instance under 16 MB.
             return Err(format!(
                 "{} task(s) without a stated {} would get {} each",
                 d.unstated,
@@ -146,6 +163,15 @@ fn size(d: &Dimension) -> Result<(f64, Option<f64>), String> {
         }
         Some(share)
     };
+    // validatePackingPlan, after the sizing: stated demands too.
+    if let Some(least) = d.least_stated.filter(|&l| l < d.minimum) {
+        return Err(format!(
+            "a task states {} {}, under the {} Heron's round robin accepts",
+            cpu_text(least),
+            d.name,
+            cpu_text(d.minimum)
+        ));
+    }
     let sum = d.stated + share.unwrap_or(0.0) * d.unstated as f64 + padding;
     let total = match d.hint {
         Some(hint) if d.total_is_hint => hint,
@@ -187,6 +213,7 @@ fn sizes(
                 padding: config.rr_padding_cpu,
                 unhinted: (config.instance_cpu * fullest).round() + config.rr_padding_cpu,
                 minimum: 0.0,
+                least_stated: None,
                 total_is_hint: true,
             };
             let ram = Dimension {
@@ -201,6 +228,11 @@ fn sizes(
                 padding: ram_padding,
                 unhinted: config.instance_ram_mb as f64 * fullest + ram_padding,
                 minimum: 16.0,
+                least_stated: tasks
+                    .iter()
+                    .filter_map(|t| t.ram_mb)
+                    .min()
+                    .map(|r| r as f64),
                 total_is_hint: false,
             };
             Some(size(&cpu).and_then(|(cpu, cpu_share)| {
@@ -215,13 +247,14 @@ fn sizes(
         .collect()
 }
 
-/// One diagnostic naming the containers Heron's RR would refuse, if any.
-fn refusals_note(
+/// The error for the first client (by id) whose container Heron's RR
+/// refuses to size, counting the others, if any.
+fn refusal(
     state: &ClusterState,
     config: &HeronConfig,
     held: &IxVec<ClientIx, Vec<TaskIx>>,
     strategy: &str,
-) -> Option<String> {
+) -> Option<AssignError> {
     let refused: Vec<(ClientIx, String)> = held
         .indices()
         .zip(sizes(state, config, held))
@@ -230,22 +263,16 @@ fn refusals_note(
             _ => None,
         })
         .collect();
-    if refused.is_empty() {
-        return None;
-    }
-    let mut note = format!(
-        "{strategy} does not enforce resources; Heron's round robin would refuse {} client(s):",
-        refused.len()
+    let (c, why) = refused.first()?;
+    let mut msg = format!(
+        "client {} cannot hold the tasks {strategy} deals it: {why}",
+        state.clients()[c.index()].id
     );
-    for (i, (c, why)) in refused.iter().enumerate() {
-        if i == 3 {
-            let _ = write!(note, " and {} more", refused.len() - 3);
-            break;
-        }
-        let sep = if i == 0 { " " } else { "; " };
-        let _ = write!(note, "{sep}{} ({why})", state.clients()[c.index()].id);
+    if refused.len() > 1 {
+        let _ = write!(msg, " (and {} more client(s))", refused.len() - 1);
     }
-    Some(note)
+    msg.push_str(" (Heron's round robin refuses such a packing)");
+    Some(AssignError::Infeasible(msg))
 }
 
 #[cfg(test)]
@@ -348,9 +375,13 @@ mod tests {
         task.ram_mb = Some(1500);
         let state =
             ClusterState::new(AssignmentConfig::default(), vec![task], vec![client]).unwrap();
-        let plan = assign(&state, &HeronConfig::default(), "heron-rr");
-        assert_eq!(plan.diagnostics.len(), 1, "{plan:?}");
-        assert!(plan.diagnostics[0].contains("a (its tasks state 1500 ram_mb but it offers 1000)"));
+        let err = assign(&state, &HeronConfig::default(), "heron-rr");
+        assert_eq!(
+            err,
+            Err(AssignError::Infeasible(
+                "client a cannot hold the tasks heron-rr deals it: its tasks state 1500 ram_mb but it offers 1000 (Heron's round robin refuses such a packing)".into()
+            ))
+        );
     }
 
     #[test]
