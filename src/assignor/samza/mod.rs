@@ -93,9 +93,11 @@
 //! With T tasks, C clients, P entries in all previous sets or records,
 //! S = N·R containers: O(T log T) string comparisons for the task order,
 //! O(T log T + P log P) to read or derive the previous layout, O(T) for the
-//! balance,
-//! O(S · C · R) for the placement (a scan of the clients per container, each
-//! fit checking one family).
+//! balance, and for the placement O(C log C) to index the clients by load,
+//! O(log C) per active container and O(R log R + K log C) per standby
+//! container, where K counts the clients skipped for sharing a host (or,
+//! with fault domains, a rack) with its family; O(T log T) to write the
+//! containers.
 //!
 //! # Claims
 //! - Every task has exactly one active while a client exists; no client

@@ -39,6 +39,8 @@
 //! manager hands out: Samza takes whatever host comes; the least-loaded
 //! client is the deterministic choice of a manager that spreads containers.
 
+use std::collections::{BTreeMap, BTreeSet};
+
 use crate::model::ix::positions;
 use crate::model::{ClientIx, ClusterState, IxVec};
 
@@ -48,7 +50,7 @@ use super::positions::SlotIx;
 /// The host a client runs on: its stated host, or, without one, a host of its
 /// own (client ids and host names are different namespaces, so a client
 /// without a host never shares one).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub(super) enum Host<'a> {
     /// The client's `host`.
     Named(&'a str),
@@ -178,9 +180,34 @@ struct Binder<'s> {
     containers: IxVec<ClientIx, usize>,
     active: IxVec<SlotIx, Option<ClientIx>>,
     standby: IxVec<SlotIx, Vec<Option<ClientIx>>>,
+    /// Every client keyed by step 3's order: (actives, containers, id).
+    by_load: BTreeSet<(usize, usize, ClientIx)>,
+    /// The clients by their number of containers (step 4's first key).
+    by_containers: BTreeMap<usize, BTreeSet<ClientIx>>,
 }
 
 impl Binder<'_> {
+    /// A binder with nothing bound yet.
+    fn new<'s>(hosts: &'s Hosts<'s>, request: &Request) -> Binder<'s> {
+        let clients = hosts.sites.len();
+        let all: BTreeSet<ClientIx> = hosts.sites.indices().collect();
+        Binder {
+            hosts,
+            actives: IxVec::from_elem(0, clients),
+            containers: IxVec::from_elem(0, clients),
+            active: IxVec::from_elem(None, request.slots),
+            standby: positions::<SlotIx>(request.slots)
+                .map(|i| vec![None; request.replicas(i)])
+                .collect(),
+            by_load: all.iter().map(|&c| (0, 0, c)).collect(),
+            by_containers: if all.is_empty() {
+                BTreeMap::new()
+            } else {
+                BTreeMap::from([(0, all)])
+            },
+        }
+    }
+
     /// Whether no bound member of family `i` clashes with client `c`.
     fn fits(&self, i: SlotIx, c: ClientIx) -> bool {
         let mut family = self.active[i]
@@ -190,6 +217,14 @@ impl Binder<'_> {
     }
 
     fn bind(&mut self, id: Member, c: ClientIx) {
+        let (actives, containers) = (self.actives[c], self.containers[c]);
+        self.by_load.remove(&(actives, containers, c));
+        if let Some(level) = self.by_containers.get_mut(&containers) {
+            level.remove(&c);
+            if level.is_empty() {
+                self.by_containers.remove(&containers);
+            }
+        }
         match id.standby {
             None => {
                 self.active[id.slot] = Some(c);
@@ -198,25 +233,52 @@ impl Binder<'_> {
             Some(r) => self.standby[id.slot][r] = Some(c),
         }
         self.containers[c] += 1;
+        self.by_load
+            .insert((self.actives[c], self.containers[c], c));
+        self.by_containers
+            .entry(self.containers[c])
+            .or_default()
+            .insert(c);
     }
 
-    /// Step 3's client: the fewest actives, the fewest containers, the lowest id.
+    /// Step 3's client: the fewest actives, the fewest containers, the
+    /// lowest id. O(1).
     fn least_loaded(&self) -> Option<ClientIx> {
-        self.hosts
-            .sites
-            .indices()
-            .min_by_key(|&c| (self.actives[c], self.containers[c], c))
+        self.by_load.first().map(|&(_, _, c)| c)
     }
 
-    /// Step 4's client for a standby container of family `i`.
+    /// Step 4's client for a standby container of family `i`: of the
+    /// clients [`Binder::fits`] accepts (told by the hosts and racks the
+    /// family's bound members occupy), the one with the fewest containers,
+    /// ties by the client following the active's soonest in id order. The
+    /// clients are visited by that order and the first apart wins, so only
+    /// clients on the family's hosts or racks are skipped:
+    /// O(R log R + skipped · log C), not a scan of every client.
     fn least_loaded_apart(&self, i: SlotIx) -> Option<ClientIx> {
-        let n = self.hosts.sites.len();
-        let from = self.active[i].map_or(0, ClientIx::index);
-        self.hosts
-            .sites
-            .indices()
-            .filter(|&c| self.fits(i, c))
-            .min_by_key(|&c| (self.containers[c], (c.index() + n - from) % n))
+        let sites = &self.hosts.sites;
+        let members = self.active[i]
+            .into_iter()
+            .chain(self.standby[i].iter().flatten().copied());
+        let mut hosts = BTreeSet::new();
+        let mut racks = BTreeSet::new();
+        for b in members {
+            hosts.insert(sites[b].host);
+            if self.hosts.fault_domains {
+                racks.extend(sites[b].rack);
+            }
+        }
+        let apart = |c: ClientIx| {
+            let site = &sites[c];
+            !hosts.contains(&site.host) && site.rack.is_none_or(|r| !racks.contains(r))
+        };
+        let from = self.active[i].unwrap_or(ClientIx::from_position(0));
+        self.by_containers.values().find_map(|level| {
+            level
+                .range(from..)
+                .chain(level.range(..from))
+                .copied()
+                .find(|&c| apart(c))
+        })
     }
 }
 
@@ -224,16 +286,7 @@ impl Binder<'_> {
 /// doc). Every active container gets a client when there is one.
 pub(super) fn bind(hosts: &Hosts<'_>, request: &Request) -> Layout {
     let n = request.slots;
-    let clients = hosts.sites.len();
-    let mut b = Binder {
-        hosts,
-        actives: IxVec::from_elem(0, clients),
-        containers: IxVec::from_elem(0, clients),
-        active: IxVec::from_elem(None, n),
-        standby: positions::<SlotIx>(n)
-            .map(|i| vec![None; request.replicas(i)])
-            .collect(),
-    };
+    let mut b = Binder::new(hosts, request);
     let displaced = bind_preferred_actives(&mut b, request);
     bind_preferred_standbys(&mut b, request, &displaced);
     for i in positions::<SlotIx>(n) {
