@@ -248,6 +248,23 @@ fn adding_three_tasks() {
     }
 }
 
+/// FFD's repack tries the old containers before any new one (Heron numbers a
+/// new container after the old): b ran 8 default tasks (room for 9), a is a
+/// new client with a lower id. Two tasks join: 0_8 fills b's hole, 0_9 finds
+/// b full (9 tasks: 9 CPU + 1 padding) and goes to a. First-fitting by id
+/// alone would have put both on a.
+#[test]
+fn ffd_repack_fills_old_containers_before_new_ones() {
+    let first = support::run(FFD, &state(default_tasks(8), clients(&["b"])));
+    assert_eq!(counts(&first), [8]);
+    let tasks = default_tasks(10);
+    let now = after(&first, &tasks, clients(&["a", "b"]));
+    let second = support::run(FFD, &state(tasks, now));
+    assert_eq!(actives(&second, "a"), ["0_9"]);
+    assert_eq!(actives(&second, "b").len(), 9);
+    assert!(actives(&second, "b").contains(&"0_8".to_string()));
+}
+
 /// RR re-deals from scratch: growing an early subtopology shifts every task
 /// dealt after it (RR repack, docs/algorithms.md#heron-rr); RCRR and FFD move nothing.
 #[test]

@@ -24,11 +24,10 @@
 //! demand and the most room any client has left. FFD deliberately
 //! concentrates tasks on the lowest ids and leaves the others idle.
 //!
-//! Not ported (outside issue 16's items): Heron's repack numbers a new
-//! container after the old ones, so it first-fits over the old containers
-//! before any new one; here the add path first-fits over all clients by id,
-//! so a client without tasks whose id is lower than a client that ran tasks
-//! is tried before that client's holes.
+//! Heron's repack numbers a new container after the old ones, so it
+//! first-fits over the old containers before any new one: here the clients
+//! that ran tasks (a non-empty `previous_active`) come first, by id, then
+//! the others, by id. A first packing has no old containers: all by id.
 //!
 //! Complexity: O(P + A log A + A·C) for P previous placements and A tasks to
 //! place, each scanning at most C clients.
@@ -36,7 +35,7 @@
 use std::cmp::Ordering;
 
 use crate::assignor::AssignError;
-use crate::model::{ClusterState, Plan};
+use crate::model::{ClientIx, ClusterState, Plan};
 
 use super::{Containers, FfdSort, HeronConfig, Res};
 
@@ -58,10 +57,13 @@ pub(super) fn assign(
         adds.sort_by(|&a, &b| {
             decreasing(bins.demand[a], bins.demand[b], config.ffd_sort).then(a.cmp(&b))
         });
+        let ran = |c: ClientIx| !state.clients()[c.index()].previous_active.is_empty();
+        let (old, new): (Vec<ClientIx>, Vec<ClientIx>) = bins.held.indices().partition(|&c| ran(c));
         for t in adds {
-            let c = bins
-                .held
-                .indices()
+            let c = old
+                .iter()
+                .chain(&new)
+                .copied()
                 .find(|&c| bins.fits(c, t))
                 .ok_or_else(|| bins.no_room(t))?;
             bins.place(c, t);
