@@ -6,8 +6,8 @@ use std::path::PathBuf;
 use clap::Args;
 
 use smoothscale::model::quote;
-use smoothscale::wire::ReadError;
-use smoothscale::{assignor, metrics, validate, wire, AssignError, ClusterState};
+use smoothscale::wire::{AssignFailure, ReadError};
+use smoothscale::{assignor, wire, ClusterState};
 
 use super::Failure;
 
@@ -34,20 +34,11 @@ pub(crate) fn run(args: &AssignArgs) -> Result<(), Failure> {
         ))
     })?;
     let state = read_state(args.file.as_ref())?;
-    let plan = strategy.assign(&state).map_err(|e| match e {
-        AssignError::Infeasible(_) => Failure::BadInput(e.to_string()),
-        AssignError::Internal { .. } => Failure::Violation(e.to_string()),
+    let plan = wire::assign_json(strategy, &state, args.metrics).map_err(|e| match e {
+        AssignFailure::Infeasible(m) => Failure::BadInput(m),
+        AssignFailure::Violation(m) => Failure::Violation(m),
     })?;
-    if let Err(violations) = validate(&state, &plan, strategy.info().claims) {
-        let list: Vec<String> = violations.iter().map(ToString::to_string).collect();
-        return Err(Failure::Violation(format!(
-            "strategy {} broke an invariant: {}",
-            strategy.info().name,
-            list.join("; ")
-        )));
-    }
-    let figures = args.metrics.then(|| metrics::plan_metrics(&state, &plan));
-    super::emit(&wire::plan_to_json(&plan, figures))
+    super::emit(&plan)
 }
 
 /// Reads and checks the state in one streaming pass (see

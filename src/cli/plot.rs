@@ -1,7 +1,7 @@
 //! The SVG line charts `simulate` writes: one per time series of the
 //! library's [`TIME_SERIES`] (available tasks, restoring tasks, imbalance,
 //! cumulative restored records) and the cumulative unavailability
-//! (`cumulative`), over simulated time, one line per strategy, both axes
+//! (`smoothscale::sim::cumulative`), over simulated time, one line per strategy, both axes
 //! labelled with their units and ticked.
 //!
 //! Every chart marks the scenario's scripted events (a dashed grey line
@@ -34,7 +34,6 @@
 //! with `opacity="1"` as a filled polygon) and dashes are SVG's own
 //! `stroke-dasharray`, so ImageMagick, librsvg and browsers draw the same.
 
-mod cumulative;
 mod markers;
 mod style;
 
@@ -44,7 +43,7 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use smoothscale::sim::report::{Fixed, TimeSeries, TIME_SERIES};
-use smoothscale::sim::{Outcome, RunResult, Scenario};
+use smoothscale::sim::{cumulative, Outcome, RunResult, Scenario};
 
 pub(crate) use markers::short_time;
 use markers::{ChurnMark, Marker, Placement};
@@ -238,9 +237,9 @@ fn unavailability_chart(total_tasks: u64, results: &[RunResult]) -> Chart {
         })
         .collect();
     Chart {
-        title: "cumulative unavailability",
-        label: "task-seconds without a running active so far",
-        unit: "task-s",
+        title: cumulative::TITLE,
+        label: cumulative::LABEL,
+        unit: cumulative::UNIT,
         scaled: true,
         lines,
     }

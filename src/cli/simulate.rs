@@ -11,10 +11,11 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 use rayon::prelude::*;
 
-use smoothscale::assignor::{self, Assignor};
+use smoothscale::assignor::Assignor;
+use smoothscale::sim::documents::{self, RunInfo};
+use smoothscale::sim::MAX_SCENARIO_BYTES;
 use smoothscale::sim::{self, Scenario, SimError, SimProblem};
 
-use super::outputs::{self, RunInfo};
 use super::progress::RunProgress;
 use super::{plot, table, Failure};
 
@@ -65,8 +66,8 @@ pub(crate) fn run(args: &SimulateArgs) -> Result<(), Failure> {
         standbys_asked: scenario.config.num_standby_replicas > 0,
     };
     let mut files = vec![
-        ("summary.json", outputs::summary_json(&info, &results)),
-        ("timeseries.csv", outputs::timeseries_csv(&results)),
+        ("summary.json", documents::summary_json(&info, &results)),
+        ("timeseries.csv", documents::timeseries_csv(&results)),
     ];
     // The runs met the seed's perturbed event times (they passed this
     // check, or the runs stopped above); the markers show those.
@@ -80,10 +81,6 @@ pub(crate) fn run(args: &SimulateArgs) -> Result<(), Failure> {
     eprintln!("wrote {} files to {}", files.len(), out.display());
     super::emit(&table::comparison_table(&info, &results))
 }
-
-/// The largest scenario file read (1 MiB): the bundled ones are under 3 KB,
-/// and a scenario's sizes are bounded by `Scenario::check` anyway.
-pub(crate) const MAX_SCENARIO_BYTES: u64 = 1 << 20;
 
 /// Reads and checks the scenario file; returns it with its text (for the hash).
 pub(crate) fn read_scenario(path: &Path) -> Result<(Scenario, String), Failure> {
@@ -108,40 +105,13 @@ pub(crate) fn read_scenario(path: &Path) -> Result<(Scenario, String), Failure> 
 }
 
 /// The strategies to run: those given with `--strategy` (in that order), else
-/// the scenario's. Unknown or repeated names are bad input.
+/// the scenario's ([`sim::choose_strategies`]).
 pub(crate) fn choose_strategies(
     scenario: &Scenario,
     names: &[String],
 ) -> Result<Vec<&'static dyn Assignor>, Failure> {
-    let chosen: Vec<&'static dyn Assignor> = if names.is_empty() {
-        sim::scenario_strategies(scenario).map_err(|e| Failure::BadInput(e.to_string()))?
-    } else {
-        names
-            .iter()
-            .map(|name| {
-                assignor::by_name(name).ok_or_else(|| {
-                    Failure::BadInput(format!(
-                        "--strategy must be one of {}, got {name:?}",
-                        assignor::names().join(", ")
-                    ))
-                })
-            })
-            .collect::<Result<_, _>>()?
-    };
-    for (i, a) in chosen.iter().enumerate() {
-        if chosen[..i].iter().any(|b| b.info().name == a.info().name) {
-            let place = if names.is_empty() {
-                format!("strategies[{i}]")
-            } else {
-                "--strategy".to_string()
-            };
-            return Err(Failure::BadInput(format!(
-                "{place} names {:?} twice",
-                a.info().name
-            )));
-        }
-    }
-    Ok(chosen)
+    sim::choose_strategies(scenario, names, "--strategy")
+        .map_err(|e| Failure::BadInput(e.to_string()))
 }
 
 /// `--out`, or `out/<scenario name>` with characters other than letters,

@@ -13,10 +13,10 @@ use std::path::PathBuf;
 
 use clap::Args;
 
+use smoothscale::sim::documents::{self, SweepInfo};
 use smoothscale::sim::overrides::{self, Axis};
 use smoothscale::sim::{self, sweep};
 
-use super::outputs::{self, SweepInfo};
 use super::progress::progress_bar;
 use super::simulate::{choose_strategies, out_dir, read_scenario, violation, write_outputs};
 use super::{table, Failure};
@@ -87,9 +87,9 @@ pub(crate) fn run(args: &SweepArgs) -> Result<(), Failure> {
     write_outputs(
         &out,
         &[
-            ("sweep.json", outputs::sweep_json(&info, &stats)),
-            ("runs.csv", outputs::runs_csv(&info.parameters, &figures)),
-            ("runs.json", outputs::runs_json(&info, &figures)),
+            ("sweep.json", documents::sweep_json(&info, &stats)),
+            ("runs.csv", documents::runs_csv(&info.parameters, &figures)),
+            ("runs.json", documents::runs_json(&info, &figures)),
         ],
     )?;
     eprintln!(
@@ -102,18 +102,10 @@ pub(crate) fn run(args: &SweepArgs) -> Result<(), Failure> {
 /// A failure of a run at `point`, saying the parameter values it ran with
 /// (the replay command runs the file's own values: set these in it first).
 fn at_point(failure: Failure, point: &overrides::SweepPoint) -> Failure {
-    if point.settings.is_empty() {
+    let Some(values) = point.values_text() else {
         return failure;
-    }
-    let values: Vec<String> = point
-        .settings
-        .iter()
-        .map(|s| format!("{} = {}", s.key, s.value))
-        .collect();
-    let with = format!(
-        " (with {}: set them in the file to replay)",
-        values.join(", ")
-    );
+    };
+    let with = format!(" (with {values}: set them in the file to replay)");
     match failure {
         Failure::BadInput(m) => Failure::BadInput(m + &with),
         Failure::Violation(m) => Failure::Violation(m + &with),

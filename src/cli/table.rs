@@ -9,7 +9,7 @@ use smoothscale::sim::report::{flat_metrics, Fixed};
 use smoothscale::sim::sweep::PointSweep;
 use smoothscale::sim::{Outcome, RunResult};
 
-use super::outputs::{RunInfo, SweepInfo, VERSION};
+use smoothscale::sim::documents::{RunInfo, SweepInfo, VERSION};
 
 /// A headline column of the tables: the flat metric it shows, its name and its unit.
 pub(crate) struct Headline {

@@ -1,14 +1,17 @@
 //! The deterministic churn simulator: a scenario and a seed in, per-strategy
 //! metrics and time series out, as data ([`RunResult`], [`report::Figures`],
-//! [`sweep::StrategySweep`]); files, tables, plots and progress bars are the
-//! command line's. Virtual time in the simulator's checked units ([`units`]),
+//! [`sweep::StrategySweep`]) and as the text of the documents the command
+//! line writes ([`documents`]); files, tables, plots and progress bars are
+//! the command line's. Virtual time in the simulator's checked units ([`units`]),
 //! one seeded ChaCha generator per run, no wall clock; every tie broken by id
 //! order. The model, the scenario format and the outputs are described in
 //! docs/simulator.md.
 
 mod backlog;
 mod churn;
+pub mod cumulative;
 pub mod dispersion;
+pub mod documents;
 mod duration;
 mod engine;
 pub mod overrides;
@@ -64,4 +67,55 @@ pub fn scenario_strategies(scenario: &Scenario) -> Result<Vec<&'static dyn Assig
             })
             .collect(),
     }
+}
+
+/// The largest scenario text read (1 MiB): the bundled ones are under 3 KB,
+/// and a scenario's sizes are bounded by `Scenario::check` anyway.
+pub const MAX_SCENARIO_BYTES: u64 = 1 << 20;
+
+/// The strategies to run: those `names` gives (in that order), else the
+/// scenario's ([`scenario_strategies`]). `given_as` names where `names` came
+/// from in errors (`--strategy` on the command line).
+///
+/// # Errors
+///
+/// An [`InputError`] at `given_as` for an unknown name, or at `given_as` or
+/// `strategies[i]` for a name given twice.
+pub fn choose_strategies(
+    scenario: &Scenario,
+    names: &[String],
+    given_as: &str,
+) -> Result<Vec<&'static dyn Assignor>, InputError> {
+    let chosen: Vec<&'static dyn Assignor> = if names.is_empty() {
+        scenario_strategies(scenario)?
+    } else {
+        names
+            .iter()
+            .map(|name| {
+                assignor::by_name(name).ok_or_else(|| {
+                    InputError::new(
+                        given_as,
+                        format!(
+                            "must be one of {}, got {name:?}",
+                            assignor::names().join(", ")
+                        ),
+                    )
+                })
+            })
+            .collect::<Result<_, _>>()?
+    };
+    for (i, a) in chosen.iter().enumerate() {
+        if chosen[..i].iter().any(|b| b.info().name == a.info().name) {
+            let place = if names.is_empty() {
+                format!("strategies[{i}]")
+            } else {
+                given_as.to_string()
+            };
+            return Err(InputError::new(
+                place,
+                format!("names {:?} twice", a.info().name),
+            ));
+        }
+    }
+    Ok(chosen)
 }

@@ -268,6 +268,22 @@ pub struct SweepPoint {
     pub scenario: Scenario,
 }
 
+impl SweepPoint {
+    /// Its values as `key = value, …`, for messages; `None` when no value
+    /// varies.
+    pub fn values_text(&self) -> Option<String> {
+        if self.settings.is_empty() {
+            return None;
+        }
+        let values: Vec<String> = self
+            .settings
+            .iter()
+            .map(|s| format!("{} = {}", s.key, s.value))
+            .collect();
+        Some(values.join(", "))
+    }
+}
+
 /// Removes the `[sweep]` table from a scenario document and returns its
 /// entries as axes (module doc).
 ///

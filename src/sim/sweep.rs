@@ -31,7 +31,7 @@
 //! mean's decimals and are none for `n < 2`; how they are computed exactly
 //! is [`dispersion`]'s.
 
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use rayon::prelude::*;
 
@@ -167,11 +167,31 @@ pub fn run_points(
     seeds: SeedRange,
     on_run: &(dyn Fn() + Sync),
 ) -> Result<Vec<RunFigures>, PointFailure> {
+    let never = AtomicBool::new(false);
+    run_points_until(points, strategies, seeds, on_run, &never)
+        .unwrap_or_else(|| unreachable!("nothing sets the flag"))
+}
+
+/// [`run_points`], stopped early when `stop` becomes true (from any
+/// thread: Ctrl-C in the Python package): the runs under way finish, no
+/// other starts, and it returns `None`.
+///
+/// # Errors
+///
+/// As [`run_points`].
+pub fn run_points_until(
+    points: &[SweepPoint],
+    strategies: &[&dyn Assignor],
+    seeds: SeedRange,
+    on_run: &(dyn Fn() + Sync),
+    stop: &AtomicBool,
+) -> Option<Result<Vec<RunFigures>, PointFailure>> {
     if let Some(&first) = strategies.first() {
         for (point, at) in points.iter().enumerate() {
             // Once for every run below, which then skip it.
-            engine::check(&at.scenario, first, seeds.start)
-                .map_err(|error| PointFailure { point, error })?;
+            if let Err(error) = engine::check(&at.scenario, first, seeds.start) {
+                return Some(Err(PointFailure { point, error }));
+            }
         }
     }
     let first_failure = AtomicUsize::new(usize::MAX);
@@ -185,7 +205,7 @@ pub fn run_points(
         .par_iter()
         .enumerate()
         .map(|(job, &(point, seed, strategy))| {
-            if job > first_failure.load(Ordering::Relaxed) {
+            if job > first_failure.load(Ordering::Relaxed) || stop.load(Ordering::Relaxed) {
                 return None;
             }
             let at = &points[point];
@@ -203,16 +223,17 @@ pub fn run_points(
         .collect();
     // Every job before the first failing one ran (the known failure only
     // ever moves down, and only later jobs are skipped), so the first error
-    // in order is the same whatever the threads did.
+    // in order is the same whatever the threads did; a job skipped before
+    // it was skipped because of `stop`.
     let mut figures = Vec::with_capacity(outcomes.len());
     for outcome in outcomes {
         match outcome {
             Some(Ok(f)) => figures.push(f),
-            Some(Err(e)) => return Err(e),
-            None => unreachable!("a run was skipped only after a failing run"),
+            Some(Err(e)) => return Some(Err(e)),
+            None => return None,
         }
     }
-    Ok(figures)
+    Some(Ok(figures))
 }
 
 /// Count, mean, spread, p50, p95 and max of one metric's values.

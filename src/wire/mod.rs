@@ -10,6 +10,7 @@
 //! in messages are escaped and cut (see [`crate::model::quote`]). Writes are
 //! deterministic: lists sorted, two-space indentation, a final newline.
 
+mod assign;
 mod de;
 mod entries;
 mod input;
@@ -24,6 +25,7 @@ use serde_json::error::Category;
 
 use crate::metrics::PlanMetrics;
 use crate::model::{key_path, one_line, ClusterState, InputError, Plan, ECHO_MAX_CHARS};
+pub use assign::{assign_json, AssignFailure};
 use de::{Guarded, Obj, Stop};
 use input::StateDoc;
 pub use input::{ConfigDoc, RackAwareStrategyDoc};

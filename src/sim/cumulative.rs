@@ -9,8 +9,15 @@
 //! sample instants. Integer arithmetic throughout, so the figures are the
 //! same on every machine.
 
-use smoothscale::sim::report::{Fixed, TIME_SERIES};
-use smoothscale::sim::Sample;
+use super::report::{Fixed, TIME_SERIES};
+use super::Sample;
+
+/// What the series is, as a chart titles it.
+pub const TITLE: &str = "cumulative unavailability";
+/// What a value counts.
+pub const LABEL: &str = "task-seconds without a running active so far";
+/// The unit of a value.
+pub const UNIT: &str = "task-s";
 
 /// The library's series of available tasks, the one this sum is taken of.
 const AVAILABLE: usize = 0;
@@ -18,7 +25,7 @@ const AVAILABLE: usize = 0;
 /// The task-seconds without a running active from 0 to each sample's
 /// time, given the scenario's `total_tasks`: one value per sample (0 at
 /// the first), with 6 decimals.
-pub(super) fn unavailable_so_far(total_tasks: u64, samples: &[Sample]) -> Vec<(u64, Fixed)> {
+pub fn unavailable_so_far(total_tasks: u64, samples: &[Sample]) -> Vec<(u64, Fixed)> {
     let available = &TIME_SERIES[AVAILABLE];
     let mut sum: u128 = 0;
     let mut previous: Option<u64> = None;
@@ -55,7 +62,7 @@ fn milli(value: Fixed) -> u128 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use smoothscale::sim::SimTime;
+    use crate::sim::SimTime;
 
     /// Samples with these available-task counts, a minute apart.
     fn samples(available: &[u64]) -> Vec<Sample> {

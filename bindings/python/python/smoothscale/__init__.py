@@ -1,0 +1,417 @@
+"""smoothscale from Python: assign stream-processing tasks to instances with
+Kafka Streams' KIP-441 assignor and its baselines, and compare the strategies
+under churn with smoothscale's deterministic simulator.
+
+The work is done by the Rust library (the native module ``smoothscale._core``);
+every document here is the one the ``smoothscale`` command line prints or
+writes, byte for byte, parsed into Python values. The same input and seed give
+the same result on any machine and thread count.
+
+>>> import smoothscale
+>>> "kip441" in smoothscale.strategies()
+True
+
+Bad input raises :class:`ValueError` with the command line's one-line message,
+naming the field and the value; a plan that breaks an invariant (a bug in a
+strategy) raises :class:`InvariantViolation`. pandas, Dask and matplotlib are
+used when installed, never required.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from . import _core
+from ._core import InvariantViolation
+
+if TYPE_CHECKING:  # pragma: no cover
+    import pandas
+
+__all__ = [
+    "InvariantViolation",
+    "SimulationResult",
+    "SweepResult",
+    "__version__",
+    "assign",
+    "simulate",
+    "strategies",
+    "sweep",
+]
+
+__version__: str = _core.VERSION
+
+#: A cluster state: a dict in the wire format, or its JSON text.
+State = Mapping[str, Any] | str | bytes
+#: A scenario: a path to a TOML file, or TOML text.
+ScenarioSource = str | os.PathLike[str]
+
+
+def strategies() -> dict[str, str]:
+    """The registered strategies, name to one-line description, in the order
+    the command line's ``smoothscale strategies`` lists them.
+
+    >>> names = list(strategies())
+    >>> names[:3]
+    ['kip441', 'kip441-learner', 'sticky']
+    >>> strategies()["optimal"].startswith("reference bound")
+    True
+    """
+    return dict(_core.strategies())
+
+
+def _state_text(state: State) -> str:
+    if isinstance(state, str):
+        return state
+    if isinstance(state, (bytes, bytearray)):
+        try:
+            return bytes(state).decode("utf-8")
+        except UnicodeDecodeError as e:
+            raise ValueError(f"the state is not UTF-8: {e}") from None
+    if not isinstance(state, Mapping):
+        raise ValueError(f"state must be a dict or JSON text, got {type(state).__name__}")
+    try:
+        return json.dumps(state, allow_nan=False)
+    except (TypeError, ValueError, RecursionError) as e:
+        raise ValueError(f"the state cannot be written as JSON: {e}") from None
+
+
+def assign(state: State, strategy: str = "kip441", metrics: bool = False) -> dict[str, Any]:
+    """Assign the cluster ``state`` with ``strategy``; the plan as a dict.
+
+    ``state`` is a dict in smoothscale's wire format (docs/wire-format.md:
+    ``clients``, ``tasks``, optional ``config``, previous owners and lags) or
+    that JSON as text. The plan is checked against the assignment invariants
+    before it is returned, exactly as ``smoothscale assign`` prints it; with
+    ``metrics=True`` it carries the plan's metrics (balance, moves, restore
+    volume) as ``smoothscale assign --metrics`` does.
+
+    >>> state = {
+    ...     "clients": [{"id": "a", "capacity": 1}, {"id": "b", "capacity": 1}],
+    ...     "tasks": [{"id": "0_0", "stateful": True}, {"id": "0_1", "stateful": False}],
+    ... }
+    >>> plan = assign(state)
+    >>> sorted(task for c in plan["clients"] for task in c["active"])
+    ['0_0', '0_1']
+    >>> assign({"clients": [{"id": "a", "capacity": 0}], "tasks": []})
+    Traceback (most recent call last):
+    ...
+    ValueError: clients[0].capacity must be at least 1, got 0
+
+    Raises :class:`ValueError` for bad input (the command line's message) or an
+    unknown strategy, :class:`InvariantViolation` if the plan breaks an
+    invariant. The GIL is released while the strategy runs.
+    """
+    if not isinstance(strategy, str):
+        raise ValueError(f"strategy must be a name, got {type(strategy).__name__}")
+    return json.loads(_core.assign(_state_text(state), strategy, bool(metrics)))
+
+
+def _scenario(scenario: ScenarioSource) -> tuple[str, str]:
+    """The scenario's TOML text and how errors name it (its path, as the
+    command line does, or ``scenario`` for text)."""
+    if isinstance(scenario, os.PathLike) or (
+        isinstance(scenario, str) and "\n" not in scenario and os.path.isfile(scenario)
+    ):
+        path = os.fspath(scenario)
+        try:
+            with open(path, "rb") as f:
+                raw = f.read(_core.MAX_SCENARIO_BYTES + 1)
+        except OSError as e:
+            raise ValueError(f"cannot read {path}: {e.strerror}") from None
+        if len(raw) > _core.MAX_SCENARIO_BYTES:
+            raise ValueError(
+                f"{path} is larger than the limit of {_core.MAX_SCENARIO_BYTES} bytes "
+                "for a scenario file"
+            )
+        try:
+            return raw.decode("utf-8"), path
+        except UnicodeDecodeError as e:
+            raise ValueError(f"cannot read {path}: {e}") from None
+    if isinstance(scenario, str):
+        return scenario, "scenario"
+    raise ValueError(f"scenario must be a path or TOML text, got {type(scenario).__name__}")
+
+
+def _names(strategies: Iterable[str] | str | None) -> list[str]:
+    if strategies is None:
+        return []
+    if isinstance(strategies, str):
+        return [strategies]
+    names = list(strategies)
+    for i, name in enumerate(names):
+        if not isinstance(name, str):
+            raise ValueError(f"strategies[{i}] must be a strategy name, got {type(name).__name__}")
+    if not names:
+        raise ValueError("strategies must name at least one strategy, got none")
+    return names
+
+
+def _typed(value: str) -> Any:
+    """A CSV field as the number it holds (``None`` when empty)."""
+    if value == "":
+        return None
+    try:
+        return int(value)
+    except ValueError:
+        pass
+    try:
+        return float(value)
+    except ValueError:
+        return value
+
+
+def _rows(text: str) -> list[dict[str, Any]]:
+    return [{k: _typed(v) for k, v in row.items()} for row in csv.DictReader(io.StringIO(text))]
+
+
+def _frame(text: str) -> pandas.DataFrame:
+    try:
+        import pandas
+    except ImportError:  # pragma: no cover - depends on the environment
+        raise ImportError("pandas is not installed: pip install pandas (or use the rows)") from None
+    return pandas.read_csv(io.StringIO(text), keep_default_na=False, na_values=[""])
+
+
+@dataclass(frozen=True)
+class SimulationResult:
+    """What :func:`simulate` returns: the documents ``smoothscale simulate``
+    writes, as text and parsed.
+
+    ``summary`` is ``summary.json`` (per strategy: outcome, unavailability,
+    restored records, moves, rebalances, convergence, balance, …; each figure
+    is defined in docs/simulator.md#metrics); ``timeseries`` the rows of
+    ``timeseries.csv`` (one per sample and strategy); ``series`` the data the
+    command line's SVG charts draw (per time series: title, label, unit, and
+    per strategy the times ``t_s`` and values ``value``).
+    """
+
+    summary: dict[str, Any]
+    timeseries: list[dict[str, Any]]
+    series: dict[str, dict[str, Any]]
+    summary_json: str = field(repr=False)
+    timeseries_csv: str = field(repr=False)
+
+    @property
+    def frame(self) -> pandas.DataFrame:
+        """The time series as a pandas DataFrame (pandas must be installed)."""
+        return _frame(self.timeseries_csv)
+
+    def plot(self, column: str = "unavailable_task_s_so_far", ax: Any = None) -> Any:
+        """Draw one series (a key of ``series``: ``available_tasks``,
+        ``restoring_tasks``, ``imbalance``, ``restored_records``,
+        ``backlog_records``, ``max_replicas_per_client`` or the cumulative
+        ``unavailable_task_s_so_far``) over simulated time, a line per
+        strategy, with matplotlib (which must be installed); returns the axes.
+        """
+        if column not in self.series:
+            raise ValueError(f"column must be one of {', '.join(self.series)}, got {column!r}")
+        try:
+            import matplotlib.pyplot as plt
+        except ImportError:  # pragma: no cover - depends on the environment
+            raise ImportError("matplotlib is not installed: pip install matplotlib") from None
+        one = self.series[column]
+        if ax is None:
+            _, ax = plt.subplots()
+        for strategy, line in one["runs"].items():
+            label = strategy
+            if line["infeasible_at_s"] is not None:
+                label += f" (infeasible at {line['infeasible_at_s']} s)"
+            ax.plot([t / 60 for t in line["t_s"]], line["value"], label=label)
+        unit = f" ({one['unit']})" if one["unit"] else ""
+        ax.set_xlabel("simulated time (min)")
+        ax.set_ylabel(one["label"] + unit)
+        ax.set_title(f"{one['title']}: {self.summary['scenario']}, seed {self.summary['seed']}")
+        ax.legend()
+        return ax
+
+
+def simulate(
+    scenario: ScenarioSource,
+    strategies: Sequence[str] | str | None = None,
+    seed: int | None = None,
+) -> SimulationResult:
+    """Run ``scenario`` (a path to a TOML scenario file, or TOML text) with each
+    strategy (the scenario's list when ``None``) and ``seed`` (the scenario's
+    when ``None``), as ``smoothscale simulate`` does.
+
+    >>> text = '''
+    ... name = "tiny"
+    ... seed = 1
+    ... duration = "10m"
+    ... [cluster]
+    ... clients = 2
+    ... restore_rate = 1000
+    ... [[subtopologies]]
+    ... partitions = 4
+    ... stateful = true
+    ... state_records = 1000
+    ... [[events]]
+    ... at = "2m"
+    ... kind = "scale_out"
+    ... count = 1
+    ... '''
+    >>> result = simulate(text, strategies=["kip441", "sticky"], seed=1)
+    >>> list(result.summary["strategies"])
+    ['kip441', 'sticky']
+    >>> result.summary["strategies"]["kip441"]["outcome"]
+    'completed'
+    >>> result.timeseries[0]["strategy"], result.timeseries[0]["t_s"]
+    ('kip441', 0.0)
+
+    Raises :class:`ValueError` for a bad scenario (the command line's message,
+    naming the file and the key) and :class:`InvariantViolation` when a run
+    breaks an invariant. The GIL is released while the strategies run (in
+    parallel).
+    """
+    text, source = _scenario(scenario)
+    if seed is not None and (
+        not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**64
+    ):
+        raise ValueError(f"seed must be an integer from 0 to 2^64 - 1, got {seed!r}")
+    summary, timeseries, series = _core.simulate(text, source, _names(strategies), seed)
+    return SimulationResult(
+        summary=json.loads(summary),
+        timeseries=_rows(timeseries),
+        series={s["column"]: s for s in json.loads(series)["series"]},
+        summary_json=summary,
+        timeseries_csv=timeseries,
+    )
+
+
+@dataclass(frozen=True)
+class SweepResult:
+    """What :func:`sweep` returns: the documents ``smoothscale sweep`` writes.
+
+    ``runs`` holds every run's figures (``runs.json``'s rows: parameter values,
+    seed, strategy, outcome and every metric under its flat name), by point,
+    seed, then strategy; ``aggregate`` is ``sweep.json``: per point and
+    strategy, n, mean, std, the 95 % confidence half-width, p50, p95 and max
+    of every metric.
+    """
+
+    runs: list[dict[str, Any]]
+    aggregate: dict[str, Any]
+    sweep_json: str = field(repr=False)
+    runs_json: str = field(repr=False)
+    runs_csv: str = field(repr=False)
+
+    @property
+    def frame(self) -> pandas.DataFrame:
+        """The runs as a pandas DataFrame, a column per parameter and metric
+        (pandas must be installed)."""
+        return _frame(self.runs_csv)
+
+
+def _seed_range(seeds: range | int | str) -> tuple[int, int]:
+    if isinstance(seeds, bool):
+        raise ValueError(f"seeds must be a range, a count or 'A..B', got {seeds!r}")
+    if isinstance(seeds, int):
+        start, end = 0, seeds
+    elif isinstance(seeds, range):
+        if seeds.step != 1:
+            raise ValueError(f"seeds must be a range with step 1, got {seeds!r}")
+        start, end = seeds.start, seeds.stop
+    elif isinstance(seeds, str) and ".." in seeds:
+        a, _, b = seeds.partition("..")
+        try:
+            start, end = int(a), int(b)
+        except ValueError:
+            raise ValueError(f"seeds must be A..B with integers A < B, got {seeds!r}") from None
+    else:
+        raise ValueError(f"seeds must be a range, a count or 'A..B', got {seeds!r}")
+    if not 0 <= start < end <= 2**64 - 1:
+        raise ValueError(
+            f"seeds must be a non-empty range of integers from 0 to 2^64 - 1, got {start}..{end}"
+        )
+    return start, end
+
+
+def _toml_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return repr(value)
+    if isinstance(value, str):
+        return json.dumps(value)
+    raise ValueError(f"a swept value must be a number, a string or a boolean, got {value!r}")
+
+
+def _sets(sets: Mapping[str, Sequence[Any]] | None) -> list[str]:
+    """``{key: [v1, v2]}`` as the command line's ``--set KEY=V1,V2``."""
+    if not sets:
+        return []
+    out = []
+    for key, values in sets.items():
+        if isinstance(values, (str, bytes)) or not isinstance(values, Iterable):
+            values = [values]
+        out.append(f"{key}=" + ",".join(_toml_value(v) for v in values))
+    return out
+
+
+def sweep(
+    scenario: ScenarioSource,
+    seeds: range | int | str,
+    strategies: Sequence[str] | str | None = None,
+    *,
+    sets: Mapping[str, Sequence[Any]] | None = None,
+    client: Any = None,
+    parts: int | None = None,
+) -> SweepResult:
+    """Run ``scenario`` with each strategy on every seed of ``seeds`` (a
+    ``range`` with step 1, a count ``n`` for ``range(n)``, or ``"A..B"``), and
+    on every combination of the values in ``sets`` (``{"config.max_warmup_replicas":
+    [1, 2, 4]}``, as ``--set`` on the command line, besides the scenario's own
+    ``[sweep]`` table), as ``smoothscale sweep`` does.
+
+    With ``client`` (a ``dask.distributed.Client``) the seeds are split into
+    ``parts`` contiguous parts (by default four per worker), each run by a
+    worker with the Rust simulator, and the result is exactly what the local
+    sweep returns for the same seeds.
+
+    >>> text = '''
+    ... name = "tiny"
+    ... seed = 1
+    ... duration = "10m"
+    ... [cluster]
+    ... clients = 2
+    ... restore_rate = 1000
+    ... [[subtopologies]]
+    ... partitions = 4
+    ... stateful = true
+    ... state_records = 1000
+    ... [churn]
+    ... events_per_hour = 12
+    ... kinds = ["crash", "restart"]
+    ... '''
+    >>> result = sweep(text, range(1, 4), strategies=["kip441", "sticky"])
+    >>> [(r["seed"], r["strategy"]) for r in result.runs][:3]
+    [(1, 'kip441'), (1, 'sticky'), (2, 'kip441')]
+    >>> result.aggregate["points"][0]["strategies"]["kip441"]["runs"]
+    3
+
+    Ctrl-C stops a local sweep (raising :class:`KeyboardInterrupt`).
+    """
+    text, source = _scenario(scenario)
+    start, end = _seed_range(seeds)
+    names = _names(strategies)
+    axes = _sets(sets)
+    if client is None:
+        docs = _core.sweep(text, source, start, end, names, axes)
+    else:
+        from ._distributed import sweep_on
+
+        docs = sweep_on(client, text, source, start, end, names, axes, parts)
+    sweep_json, runs_json, runs_csv = docs
+    return SweepResult(
+        runs=json.loads(runs_json)["runs"],
+        aggregate=json.loads(sweep_json),
+        sweep_json=sweep_json,
+        runs_json=runs_json,
+        runs_csv=runs_csv,
+    )

@@ -1,0 +1,226 @@
+//! The documents `simulate` and `sweep` produce, as text: `summary.json`,
+//! `timeseries.csv`, `sweep.json`, `runs.csv` and `runs.json` (the command
+//! line writes them into its output directory; the Python package returns
+//! them), the plots' data (`series.json`, what the command line's charts
+//! draw), and the exchange format of a sweep split over machines
+//! ([`chunk`]).
+//!
+//! `summary.json`, `sweep.json` and `timeseries.csv` are written from typed
+//! documents (the structs of the submodules, serialised with serde), filled from the
+//! library's data ([`Figures`](super::report::Figures), [`StrategySweep`](super::sweep::StrategySweep), the runs' samples): the
+//! library's types carry no serialisation. docs/simulator.md describes the
+//! files; every number is printed with a fixed count of decimals
+//! ([`Fixed`]), every list in a fixed order, so the same runs give the same
+//! bytes on every machine and thread count. JSON is pretty-printed with a
+//! two-space indent and ends in a newline.
+//!
+//! # `summary.json`
+//!
+//! ```text
+//! {
+//!   "scenario": "scale-out",
+//!   "scenario_hash": "…",
+//!   "seed": 7,
+//!   "version": "0.1.0",
+//!   "strategies": {
+//!     "kip441": {                       // one entry per strategy, in run order
+//!       "outcome": "completed",         // or {"infeasible_at_s": 12.500, "message": "…"}
+//!       "unavailable_task_s": {"stateful": 1.000, "stateless": 0.000, "total": 1.000},
+//!       "max_outage_s": 1.000,
+//!       "task_downtime_s": {"p50": 0.000, "p99": 1.000, "max": 1.000},  // each task's total, over tasks
+//!       "tasks_affected": 1,
+//!       "restored_records": {"active": 0, "replica": 0, "total": 0,
+//!                            "recovery": 0, "steady_replication": 0},
+//!       "active_moves": 0,
+//!       "stateful_active_moves": 0,
+//!       "stateless_active_moves": 0,
+//!       "standby_moves": 0,
+//!       "rebalances": {"membership": 0, "probing": 0, "caught_up": 0, "total": 0},
+//!       "time_to_converge_s": 60.000,   // or null: never converged
+//!       "time_to_full_availability_s": 0.000,  // each: or null, never
+//!       "time_to_full_redundancy_s": 0.000,
+//!       "time_to_restores_done_s": 0.000,
+//!       "max_replicas_per_client": 2,
+//!       "time_to_drain_s": 0.000,       // or null: a backlog never drained
+//!       "backlog": {"mean_records": 0, "max_records": 0},  // input not processed yet
+//!       "final_members": 3,             // members of the group at the end
+//!       "imbalance": {"time_weighted": 0.125, "final": 0.000},
+//!       "standby_coverage": 0.9950,     // or null: no stateful task or no standbys asked
+//!       "cross_rack_records": 0,
+//!       "cross_rack_actives": 0.000,    // time-weighted; null when no time was covered
+//!       "restore_over_optimal": {"records": 0, "rebalances": 0}
+//!     }
+//!   }
+//! }
+//! ```
+//!
+//! The figures, their units and decimals are `smoothscale::sim::report`'s.
+//!
+//! # `timeseries.csv`
+//!
+//! Header `strategy,t_s,available_tasks,restoring_tasks,imbalance,max_replicas_per_client,backlog_records,restored_records`,
+//! then one row per sample: strategies in run order, samples in time order.
+//! The first sample of a strategy holds the values at 0 s; each later one the
+//! means over the interval since the one before (`available_tasks`,
+//! `restoring_tasks`, `imbalance`, 3 decimals; `backlog_records`, the input
+//! not processed yet, an integer), the most replicas on one member during
+//! it, and the records restored so far. `t_s` has 3 decimals.
+//! Lines end in `\n`.
+//!
+//! # `sweep.json`
+//!
+//! ```text
+//! {
+//!   "scenario": "scale-out",
+//!   "scenario_hash": "…",
+//!   "seeds": "1..11",
+//!   "version": "0.1.0",
+//!   "parameters": ["config.max_warmup_replicas"],   // the keys varied; [] when none
+//!   "points": [                                      // one per combination; one when none
+//!     {
+//!       "parameters": {"config.max_warmup_replicas": 1},
+//!       "strategies": {
+//!         "kip441": {                                // run order
+//!           "runs": 10,
+//!           "completed": 10,
+//!           "infeasible_seeds": [],
+//!           "metrics": {                             // `report::flat_metrics` order
+//!             "unavailable_task_s.stateful": {"n": 10, "mean": 1.235, "std": 0.412,
+//!               "ci95_half_width": 0.295, "p50": 1.200, "p95": 2.000, "max": 2.000},
+//!             …
+//!           }
+//!         }
+//!       }
+//!     }
+//!   ]
+//! }
+//! ```
+//!
+//! `n` counts the completed runs with a value (nulls left out); `std` is the
+//! sample standard deviation (divisor `n − 1`) and `ci95_half_width` half the
+//! 95% confidence interval of the mean (Student's t, `n − 1` degrees of
+//! freedom): the interval is `mean ± ci95_half_width`; both null for `n < 2`.
+//! The statistics (exact arithmetic, the t table, nearest-rank percentiles,
+//! the roundings) are `smoothscale::sim::sweep`'s and `sim::dispersion`'s.
+//! Parameter values are JSON numbers, strings, booleans or arrays as TOML
+//! gave them.
+//!
+//! # `runs.csv` and `runs.json`
+//!
+//! One row per run, by point, then seed, then strategy: the parameter
+//! values, `seed`, `strategy`, `outcome` (`completed` or `infeasible`) and
+//! every metric of `summary.json` under its flat name, the same figures in
+//! both files. `runs.json`:
+//!
+//! ```text
+//! {
+//!   "scenario": "scale-out", "scenario_hash": "…", "seeds": "1..11", "version": "0.1.0",
+//!   "parameters": ["config.max_warmup_replicas"],
+//!   "runs": [
+//!     {"parameters": {"config.max_warmup_replicas": 1}, "seed": 1, "strategy": "kip441",
+//!      "outcome": "completed", "metrics": {"unavailable_task_s.stateful": 1.200, …}},
+//!     …
+//!   ]
+//! }
+//! ```
+
+pub mod chunk;
+mod series;
+mod summary;
+mod sweep;
+mod timeseries;
+
+pub use series::series_json;
+pub use summary::summary_json;
+pub use sweep::{runs_csv, runs_json, sweep_json};
+pub use timeseries::{timeseries_csv, TIMESERIES_HEADER};
+
+use serde::ser::{Error as _, SerializeMap};
+use serde::{Serialize, Serializer};
+use serde_json::value::RawValue;
+
+use super::report::Fixed;
+use super::sweep::SeedRange;
+
+/// The crate version written into every output.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// What the outputs of `simulate` say besides the runs themselves.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RunInfo {
+    /// The scenario's name.
+    pub scenario: String,
+    /// `scenario_hash` of the scenario file's text.
+    pub scenario_hash: String,
+    /// The seed every strategy ran with.
+    pub seed: u64,
+    /// Whether the scenario asks for standbys (`num_standby_replicas > 0`);
+    /// when not, standby coverage is null.
+    pub standbys_asked: bool,
+}
+
+/// What `sweep.json` and `runs.json` say besides the runs and statistics.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SweepInfo {
+    /// The scenario's name.
+    pub scenario: String,
+    /// `scenario_hash` of the scenario file's text.
+    pub scenario_hash: String,
+    /// The seeds run.
+    pub seeds: SeedRange,
+    /// The keys varied, in order (none when only seeds vary).
+    pub parameters: Vec<String>,
+}
+
+/// A [`Fixed`] as a JSON number with its decimals (`12.350`, not `12.35`).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Num(pub(crate) Fixed);
+
+impl Serialize for Num {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        RawValue::from_string(self.0.to_string())
+            .map_err(S::Error::custom)?
+            .serialize(serializer)
+    }
+}
+
+/// An optional figure as an optional [`Num`].
+pub(crate) fn opt(value: Option<Fixed>) -> Option<Num> {
+    value.map(Num)
+}
+
+/// A JSON object whose keys come in the order given (strategies in run
+/// order, metrics in output order).
+#[derive(Debug)]
+pub(crate) struct InOrder<T>(pub(crate) Vec<(String, T)>);
+
+impl<T: Serialize> Serialize for InOrder<T> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(self.0.len()))?;
+        for (key, value) in &self.0 {
+            map.serialize_entry(key, value)?;
+        }
+        map.end()
+    }
+}
+
+/// A CSV field, quoted only when it has to be.
+pub(crate) fn csv_field(text: &str) -> String {
+    if text.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", text.replace('"', "\"\""))
+    } else {
+        text.to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::csv_field;
+
+    #[test]
+    fn csv_fields_are_quoted_only_when_they_must_be() {
+        assert_eq!(csv_field("kip441"), "kip441");
+        assert_eq!(csv_field("a,b"), "\"a,b\"");
+        assert_eq!(csv_field("say \"x\""), "\"say \"\"x\"\"\"");
+    }
+}
