@@ -5,7 +5,9 @@
 # with jupytext, or in VS Code); `python examples/notebook.py` runs it top to
 # bottom from the repository's root. It needs the package
 # (`pip install './bindings/python[plot]'`); pandas and matplotlib are used
-# when installed, and `--dask` spreads the sweep over a local Dask cluster.
+# when installed. `--dask ADDRESS` spreads the sweep over the Dask cluster whose
+# scheduler is at ADDRESS (`tcp://host:8786`); `--dask local` starts one in this
+# process (worker threads: the Rust runs release the GIL).
 #
 # 1. Simulate the bundled scale-out (three instances holding large state
 #    become six) with Kafka Streams' KIP-441 assignor and the legacy sticky
@@ -25,7 +27,9 @@ parser = argparse.ArgumentParser(description=__doc__)
 parser.add_argument(
     "--out", type=Path, default=Path("target/notebook"), help="where the figure goes"
 )
-parser.add_argument("--dask", action="store_true", help="run the sweep on a local Dask cluster")
+parser.add_argument(
+    "--dask", metavar="ADDRESS", help="run the sweep on this Dask scheduler, or 'local'"
+)
 args, _ = parser.parse_known_args()
 args.out.mkdir(parents=True, exist_ok=True)
 ROOT = Path(__file__).resolve().parents[1]
@@ -89,10 +93,16 @@ except ImportError:
 
 # %%
 client = None
-if args.dask:
+if args.dask == "local":
     from dask.distributed import Client, LocalCluster
 
-    client = Client(LocalCluster(n_workers=2, threads_per_worker=1, dashboard_address=None))
+    client = Client(
+        LocalCluster(n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None)
+    )
+elif args.dask:
+    from dask.distributed import Client
+
+    client = Client(args.dask, timeout="30s")
 sweep = smoothscale.sweep(
     ROOT / "simulations" / "random-churn.toml",
     range(SEEDS),
