@@ -24,6 +24,7 @@ pub struct ClusterState {
     end_offsets: Vec<u64>,
     stateful_flags: Vec<bool>,
     previous_containers: BTreeMap<ContainerId, Container>,
+    observed_restore_rate: Option<u64>,
 }
 
 impl ClusterState {
@@ -61,6 +62,7 @@ impl ClusterState {
             end_offsets,
             stateful_flags,
             previous_containers: BTreeMap::new(),
+            observed_restore_rate: None,
         })
     }
 
@@ -90,6 +92,32 @@ impl ClusterState {
     /// carries none).
     pub fn previous_containers(&self) -> &BTreeMap<ContainerId, Container> {
         &self.previous_containers
+    }
+
+    /// The same state with the rate at which one replica restored its
+    /// changelog, in records per second, as the group leader observed it
+    /// between the last two rebalances (the lags it reported then and now;
+    /// none when the leader has no observation). A strategy may use it to
+    /// predict when warm-ups catch up.
+    ///
+    /// # Errors
+    ///
+    /// An [`InputError`] at `observed_restore_rate` when the rate is 0.
+    pub fn with_observed_restore_rate(mut self, rate: Option<u64>) -> Result<Self, InputError> {
+        if rate == Some(0) {
+            return Err(InputError::new(
+                "observed_restore_rate",
+                "must be at least 1 (records per second), got 0",
+            ));
+        }
+        self.observed_restore_rate = rate;
+        Ok(self)
+    }
+
+    /// The restore rate the group leader observed, records per second per
+    /// replica ([`ClusterState::with_observed_restore_rate`]).
+    pub fn observed_restore_rate(&self) -> Option<u64> {
+        self.observed_restore_rate
     }
 
     /// The assignment settings.
