@@ -9,6 +9,7 @@ pub mod optimal;
 pub(crate) mod rack;
 pub mod samza;
 pub mod share;
+pub mod smooth;
 pub mod sticky;
 
 use crate::model::{ClusterState, Plan};
@@ -115,6 +116,7 @@ static ALL: &[&dyn Assignor] = &[
     &heron::HeronFirstFitDecreasing,
     &heron::HeronResourceCompliantRoundRobin,
     &optimal::Optimal,
+    &smooth::Smooth,
 ];
 
 /// Every registered strategy, in a fixed order.

@@ -1,14 +1,15 @@
 //! How the charts tell strategies apart: a colour from a colour-blind-safe
 //! palette, a line pattern and a marker shape, all three fixed by the
 //! strategy's place in the registry, so a strategy looks the same in every
-//! scenario's charts. Each of the nine registered strategies differs from
-//! every other in all three; past nine, the colours repeat darkened.
+//! scenario's charts. Each of the ten registered strategies differs from
+//! every other in all three; past ten, the colours repeat darkened.
 
 use plotters::prelude::*;
 
-/// Paul Tol's "muted" qualitative scheme: nine colours that stay apart for
-/// the common colour-vision deficiencies and in greyscale print.
-const PALETTE: [RGBColor; 9] = [
+/// Paul Tol's "muted" qualitative scheme, nine colours that stay apart for
+/// the common colour-vision deficiencies and in greyscale print, then black
+/// (smoothscale's own strategy, registered last).
+const PALETTE: [RGBColor; 10] = [
     RGBColor(0x33, 0x22, 0x88), // indigo
     RGBColor(0xCC, 0x66, 0x77), // rose
     RGBColor(0x11, 0x77, 0x33), // green
@@ -18,11 +19,12 @@ const PALETTE: [RGBColor; 9] = [
     RGBColor(0x44, 0xAA, 0x99), // teal
     RGBColor(0x99, 0x99, 0x33), // olive
     RGBColor(0xAA, 0x44, 0x99), // purple
+    RGBColor(0x00, 0x00, 0x00), // black
 ];
 
 /// SVG `stroke-dasharray` of each strategy's line (dash, gap, …, in
 /// pixels); the first is solid.
-const DASHES: [Option<&str>; 9] = [
+const DASHES: [Option<&str>; 10] = [
     None,
     Some("10 5"),
     Some("3 4"),
@@ -32,6 +34,7 @@ const DASHES: [Option<&str>; 9] = [
     Some("8 3 2 3 2 3"),
     Some("12 3 3 3"),
     Some("5 5"),
+    Some("14 3 3 3 3 3"),
 ];
 
 /// The marker drawn on a strategy's line, and beside its legend entry.
@@ -46,9 +49,10 @@ pub(super) enum Shape {
     Star,
     TriangleLeft,
     TriangleRight,
+    Cross,
 }
 
-const SHAPES: [Shape; 9] = [
+const SHAPES: [Shape; 10] = [
     Shape::Circle,
     Shape::Square,
     Shape::TriangleUp,
@@ -58,6 +62,7 @@ const SHAPES: [Shape; 9] = [
     Shape::Star,
     Shape::TriangleLeft,
     Shape::TriangleRight,
+    Shape::Cross,
 ];
 
 /// The colour of events (scripted and churn) and their lines' pattern. No
@@ -156,6 +161,21 @@ impl Shape {
             ],
             Shape::TriangleLeft => vec![(-5, 0), (4, -5), (4, 5)],
             Shape::TriangleRight => vec![(5, 0), (-4, -5), (-4, 5)],
+            // An X: a plus turned by 45°.
+            Shape::Cross => vec![
+                (-4, -5),
+                (0, -1),
+                (4, -5),
+                (5, -4),
+                (1, 0),
+                (5, 4),
+                (4, 5),
+                (0, 1),
+                (-4, 5),
+                (-5, 4),
+                (-1, 0),
+                (-5, -4),
+            ],
         }
     }
 }
@@ -207,9 +227,9 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_nine_registered_strategies_differ_in_colour_pattern_and_marker() {
+    fn the_ten_registered_strategies_differ_in_colour_pattern_and_marker() {
         let names = smoothscale::assignor::names();
-        assert_eq!(names.len(), 9, "one look each for the registry's nine");
+        assert_eq!(names.len(), 10, "one look each for the registry's ten");
         let looks: Vec<Look> = names.iter().map(|n| Look::of(n, 0)).collect();
         for (i, a) in looks.iter().enumerate() {
             for b in &looks[..i] {

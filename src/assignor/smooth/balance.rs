@@ -1,0 +1,164 @@
+//! Balance by the cheapest moves: stateless actives move at once (they pause
+//! for a rebalance, nothing more); a stateful active moves at once only to a
+//! client already caught up on it; otherwise the client it should go to gets
+//! a warm-up, within `max_warmup_replicas`, chosen where the least is left to
+//! restore, and the active moves when that warm-up has caught up.
+
+use super::work::{Cx, Tx, Work};
+
+/// Brings every client within its share bounds as far as immediate moves and
+/// the warm-up budget allow. Warm-ups still restoring (`previous_warmup`
+/// not yet caught up) are placed first: their restore continues.
+pub(super) fn balance(work: &mut Work<'_>, holders: &[Vec<Cx>]) {
+    let budget = work.state.config().max_warmup_replicas as usize;
+    keep_restoring_warmups(work, budget);
+    // Donors that can give nothing more now (no stateless active, nothing a
+    // receiver is caught up on, the budget spent).
+    let mut stuck = vec![false; work.count.len()];
+    while let Some((donor, receiver)) = pair(work, &stuck) {
+        let moved = transfer(work, donor, receiver, budget) || to_caught_up(work, donor, holders);
+        if !moved {
+            stuck[donor] = true;
+        }
+    }
+}
+
+/// The most loaded client above its upper bound and the least loaded below
+/// its upper bound; or, when none is above, the least loaded below its
+/// lower bound and the most loaded above its lower bound. Stuck donors are
+/// passed over.
+fn pair(work: &Work<'_>, stuck: &[bool]) -> Option<(Cx, Cx)> {
+    let over = work.most_loaded(|c| stuck[c] || work.count[c] <= work.bounds[c].1);
+    if let Some(d) = over {
+        let r = work.least_loaded(|c| c == d || work.count[c] >= work.bounds[c].1)?;
+        return Some((d, r));
+    }
+    let r = work.least_loaded(|c| work.count[c] >= work.bounds[c].0)?;
+    let d = work.most_loaded(|c| stuck[c] || c == r || work.count[c] <= work.bounds[c].0)?;
+    Some((d, r))
+}
+
+/// Moves one of `donor`'s stateful actives to any client that is caught up
+/// on it and may receive (below its upper bound when the donor is above
+/// its own, else below its lower bound): the least loaded such client, for
+/// the donor's first task in id order that has one. Reads each task's
+/// holders, so all donors together cost O(lag reports).
+fn to_caught_up(work: &mut Work<'_>, donor: Cx, holders: &[Vec<Cx>]) -> bool {
+    let over = work.count[donor] > work.bounds[donor].1;
+    let may_receive = |work: &Work<'_>, c: Cx| {
+        c != donor
+            && if over {
+                work.count[c] < work.bounds[c].1
+            } else {
+                work.count[c] < work.bounds[c].0
+            }
+    };
+    let found = work.stateful_on[donor]
+        .iter()
+        .copied()
+        .filter(|&t| work.warmup[t].is_none())
+        .find_map(|t| {
+            holders[t]
+                .iter()
+                .copied()
+                .filter(|&c| may_receive(work, c) && work.caught_up(c, t))
+                .min_by_key(|&c| (work.load(c), c))
+                .map(|c| (t, c))
+        });
+    match found {
+        Some((t, c)) => {
+            work.move_active(t, c);
+            true
+        }
+        None => false,
+    }
+}
+
+/// Moves one active's worth from `donor` to `receiver`: a stateless active,
+/// else a stateful one `receiver` is caught up on, else a warm-up of the
+/// donor's task that `receiver` restores the least of. False when none can.
+fn transfer(work: &mut Work<'_>, donor: Cx, receiver: Cx, budget: usize) -> bool {
+    if let Some(&t) = work.stateless_on[donor].iter().next() {
+        work.move_active(t, receiver);
+        return true;
+    }
+    let state = work.state;
+    let client = &state.clients()[receiver];
+    let acceptable = state.config().acceptable_recovery_lag;
+    let mut best: Option<(u64, Tx)> = None;
+    for (id, lag) in &client.lags {
+        let Some(t) = state.task_position(*id) else {
+            continue;
+        };
+        if work.owner[t] != Some(donor) || work.warmup[t].is_some() {
+            continue;
+        }
+        if !work.stateful_on[donor].contains(&t) {
+            continue;
+        }
+        if lag.is_caught_up(acceptable) {
+            work.move_active(t, receiver);
+            return true;
+        }
+        let restore = lag.restore_records(state.end_offsets()[t]);
+        if best.is_none_or(|(r, b)| (restore, t) < (r, b)) {
+            best = Some((restore, t));
+        }
+    }
+    if work.warmups >= budget {
+        return false;
+    }
+    // A task with no state on the receiver restores its whole changelog:
+    // the smallest one, unless a partial copy is cheaper.
+    let fresh = work.stateful_on[donor]
+        .iter()
+        .copied()
+        .filter(|&t| work.warmup[t].is_none())
+        .min_by_key(|&t| (state.end_offsets()[t], t));
+    let choice = match (best, fresh) {
+        (Some((restore, t)), Some(f)) => {
+            if restore <= state.end_offsets()[f] {
+                t
+            } else {
+                f
+            }
+        }
+        (Some((_, t)), None) => t,
+        (None, Some(f)) => f,
+        (None, None) => return false,
+    };
+    work.warm_up(choice, receiver);
+    true
+}
+
+/// Warm-ups of the previous plan that are still restoring, kept where their
+/// client is headed below its upper bound and the task's owner above its
+/// lower bound (the move they were placed for is still wanted), within the
+/// budget, in task order.
+fn keep_restoring_warmups(work: &mut Work<'_>, budget: usize) {
+    let state = work.state;
+    for (c, client) in state.clients().iter().enumerate() {
+        for id in &client.previous_warmup {
+            if work.warmups >= budget {
+                return;
+            }
+            let Some(t) = state.task_position(*id) else {
+                continue;
+            };
+            let Some(owner) = work.owner[t] else {
+                continue;
+            };
+            if owner == c || work.warmup[t].is_some() || !state.stateful_flags()[t] {
+                continue;
+            }
+            if work.caught_up(c, t) {
+                // Caught up: the balance pass moves the active now if the
+                // move is still wanted.
+                continue;
+            }
+            if work.count[c] < work.bounds[c].1 && work.count[owner] > work.bounds[owner].0 {
+                work.warm_up(t, c);
+            }
+        }
+    }
+}

@@ -1,0 +1,147 @@
+//! `smooth`: smoothscale's own strategy. It moves as little as it can, as
+//! cheaply as it can, and asks for the next rebalance when the moves it
+//! started are predicted to be done, using only what a KIP-924
+//! `TaskAssignor` can do (actives, standbys, warm-ups as standbys, and a
+//! follow-up rebalance deadline), so it also runs inside Kafka Streams.
+//!
+//! # What it does
+//! 1. **Actives stay put.** Every task, stateful or stateless, keeps its
+//!    previous owner while that client is a member. A task without one goes
+//!    to a caught-up client with room (a standby fails over: the least
+//!    loaded of them), else to the client with room that has the least to
+//!    restore, else to the least loaded client; stateless ones to the least
+//!    loaded client (`actives`).
+//! 2. **Balance by the cheapest moves** (`balance`), towards every client
+//!    holding ⌊T·k/K⌋ to ⌈T·k/K⌉ of all T actives (k its threads, K all
+//!    threads), the most loaded client giving to the least loaded: a
+//!    stateless active moves at once (it only pauses for the rebalance); a
+//!    stateful one moves at once only to a client caught up on it; otherwise
+//!    the receiver gets a warm-up (at most `max_warmup_replicas` in all),
+//!    of the donor's task it has the least to restore, and the active follows
+//!    once that warm-up has caught up. Warm-ups still restoring are kept
+//!    while the move they were placed for is still wanted.
+//! 3. **Standbys where the state is** (`standbys`):
+//!    `min(num_standby_replicas, clients − 1)` per stateful task on clients
+//!    holding a copy (caught up first, then the least to restore), the rest
+//!    on the clients with the fewest replicas, none beyond ⌈replicas /
+//!    clients⌉ + 1 on one client: no pile-up on the lowest id.
+//! 4. **The follow-up when the warm-ups are due** (`followup`): with
+//!    warm-ups, the plan asks for a rebalance when the slowest is predicted
+//!    to have caught up: its lag over the restore rate the group leader
+//!    observed between the last two rebalances
+//!    ([`ClusterState::observed_restore_rate`]), plus a tenth and a second,
+//!    at most `probing_rebalance_interval_ms`. Without an observation it asks
+//!    for a short measuring rebalance (a minute, or the probing interval if
+//!    shorter), at which the warm-ups are part-way and the leader observes
+//!    their rate. Without warm-ups it asks for nothing.
+//!
+//! # What it gives up
+//! Stateful and stateless tasks are balanced together, not each on its own
+//! (Kafka balances stateful tasks first): a client may run more stateless
+//! tasks and fewer stateful ones than another while each runs its share.
+//! Racks, client tags and resources are not read.
+//!
+//! # Complexity
+//! With T tasks, C clients, L lag reports and M moves: O((T + L) log T) to
+//! index, O(T log C) to place, O(M · (C + L/C)) to balance (each move picks
+//! a pair from the index by load and scans the receiver's lag reports),
+//! O(T · (k + copies) log C) for standbys. Nothing is sized T × C.
+//!
+//! # Claims
+//! Every task has one active; every stateful task has
+//! `min(num_standby_replicas, C − 1)` standbys, counting its warm-up; at
+//! most `max_warmup_replicas` warm-ups; no client holds two replicas of a
+//! task; the same input gives the same plan.
+
+mod actives;
+mod balance;
+mod followup;
+mod standbys;
+mod work;
+
+#[cfg(test)]
+mod tests;
+
+use std::collections::BTreeSet;
+
+use crate::model::{ClientPlan, ClusterState, Plan};
+
+use super::{plan_of, AssignError, Assignor, Claims, LeaveBehaviour, StrategyInfo};
+use work::Work;
+
+/// smoothscale's own strategy (module doc).
+///
+/// # Examples
+/// A scale-out: `a` runs two stateful and two stateless tasks, `b` joins.
+/// `b` takes the stateless ones at once; the stateful ones stay on `a`,
+/// whose standby copies are elsewhere, and no warm-up is needed.
+/// ```
+/// use smoothscale::assignor::smooth::Smooth;
+/// use smoothscale::{Assignor, AssignmentConfig, Client, ClientId, ClusterState, Lag, Task, TaskId};
+///
+/// let stateful: Vec<TaskId> = (0..2).map(|p| TaskId::new(0, p)).collect();
+/// let stateless: Vec<TaskId> = (0..2).map(|p| TaskId::new(1, p)).collect();
+/// let mut tasks: Vec<Task> = stateful.iter().map(|&id| Task::stateful(id, 1_000_000)).collect();
+/// tasks.extend(stateless.iter().map(|&id| Task::stateless(id)));
+/// let mut a = Client::new("a", 1).with_previous_active(stateful.iter().chain(&stateless).copied());
+/// for &id in &stateful {
+///     a = a.with_lag(id, Lag::Running);
+/// }
+/// let state = ClusterState::new(AssignmentConfig::default(), tasks, vec![a, Client::new("b", 1)]).unwrap();
+/// let plan = Smooth.assign(&state).unwrap();
+/// assert_eq!(plan.clients[&ClientId::new("b")].active, stateless.into_iter().collect());
+/// assert_eq!(plan.followup_rebalance_ms, None);
+/// ```
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Smooth;
+
+/// The registered name.
+const NAME: &str = "smooth";
+
+static INFO: StrategyInfo = StrategyInfo {
+    name: NAME,
+    description: "smoothscale's own: actives stay put, balance by stateless moves and warm-ups chosen by restore cost, standbys spread by load, the follow-up when warm-ups are predicted caught up",
+    claims: Claims {
+        standby_count: true,
+        warmup_budget: true,
+        resource_capacity: false,
+        warmups_stand_in: true,
+    },
+    leave: LeaveBehaviour::Immediate,
+};
+
+impl Assignor for Smooth {
+    fn info(&self) -> &'static StrategyInfo {
+        &INFO
+    }
+
+    fn assign(&self, state: &ClusterState) -> Result<Plan, AssignError> {
+        if state.clients().is_empty() {
+            return Ok(plan_of(state, NAME, std::iter::empty()));
+        }
+        let mut work = Work::new(state);
+        let holders = actives::holders(&work);
+        actives::place(&mut work, &holders);
+        balance::balance(&mut work, &holders);
+        let standby = standbys::place(&work, &holders);
+        let clients = state.clients().len();
+        let mut plans: Vec<ClientPlan> = (0..clients).map(|_| ClientPlan::default()).collect();
+        let ids = state.task_ids();
+        for (t, owner) in work.owner.iter().enumerate() {
+            let c = owner.ok_or_else(|| AssignError::Internal {
+                strategy: NAME,
+                message: format!("task {} was not placed", ids[t]),
+            })?;
+            plans[c].active.insert(ids[t]);
+            if let Some(w) = work.warmup[t] {
+                plans[w].warmup.insert(ids[t]);
+            }
+        }
+        for (c, tasks) in standby.into_iter().enumerate() {
+            plans[c].standby = tasks.into_iter().map(|t| ids[t]).collect::<BTreeSet<_>>();
+        }
+        let mut plan = plan_of(state, NAME, plans);
+        plan.followup_rebalance_ms = followup::deadline(&work);
+        Ok(plan)
+    }
+}

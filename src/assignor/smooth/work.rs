@@ -1,0 +1,134 @@
+//! The working assignment of one `smooth` run: who runs each task, where
+//! warm-ups go, how many actives each client is headed for, and the index of
+//! clients by load that every pass picks from.
+
+use std::collections::BTreeSet;
+
+use crate::assignor::share::weighted_share_bounds;
+use crate::model::{ClusterState, Lag};
+
+/// A client's position in `state.clients()` (id order).
+pub(super) type Cx = usize;
+/// A task's position in `state.tasks()` (id order).
+pub(super) type Tx = usize;
+
+/// The assignment being built.
+pub(super) struct Work<'a> {
+    pub state: &'a ClusterState,
+    /// Each task's active client (`None` until placed).
+    pub owner: Vec<Option<Cx>>,
+    /// Each task's warm-up client (at most one per task).
+    pub warmup: Vec<Option<Cx>>,
+    /// Actives each client is headed for: its actives, plus warm-ups on it,
+    /// minus its actives with a warm-up elsewhere.
+    pub count: Vec<usize>,
+    /// Each client's share bounds (⌊T·k/K⌋, ⌈T·k/K⌉) of all tasks.
+    pub bounds: Vec<(usize, usize)>,
+    /// Clients by (load, id), the load of `count`.
+    by_load: BTreeSet<(u128, Cx)>,
+    /// Actives of each client, stateless and stateful apart, in task order.
+    pub stateless_on: Vec<BTreeSet<Tx>>,
+    pub stateful_on: Vec<BTreeSet<Tx>>,
+    /// Warm-ups placed so far.
+    pub warmups: usize,
+}
+
+impl<'a> Work<'a> {
+    pub fn new(state: &'a ClusterState) -> Work<'a> {
+        let clients = state.clients().len();
+        let tasks = state.tasks().len();
+        let weights: Vec<u32> = state.clients().iter().map(|c| c.capacity).collect();
+        let mut work = Work {
+            state,
+            owner: vec![None; tasks],
+            warmup: vec![None; tasks],
+            count: vec![0; clients],
+            bounds: weighted_share_bounds(&weights, tasks),
+            by_load: BTreeSet::new(),
+            stateless_on: vec![BTreeSet::new(); clients],
+            stateful_on: vec![BTreeSet::new(); clients],
+            warmups: 0,
+        };
+        for c in 0..clients {
+            work.by_load.insert((work.load(c), c));
+        }
+        work
+    }
+
+    /// The load of client `c`: its count per thread, exactly comparable.
+    pub fn load(&self, c: Cx) -> u128 {
+        load_of(self.count[c], self.state.clients()[c].capacity)
+    }
+
+    /// Changes a client's count, keeping the index by load.
+    fn set_count(&mut self, c: Cx, count: usize) {
+        self.by_load.remove(&(self.load(c), c));
+        self.count[c] = count;
+        self.by_load.insert((self.load(c), c));
+    }
+
+    /// The least loaded client `skip` does not reject; ties by id.
+    pub fn least_loaded(&self, skip: impl Fn(Cx) -> bool) -> Option<Cx> {
+        self.by_load.iter().map(|&(_, c)| c).find(|&c| !skip(c))
+    }
+
+    /// The most loaded client `skip` does not reject; ties by the highest id.
+    pub fn most_loaded(&self, skip: impl Fn(Cx) -> bool) -> Option<Cx> {
+        self.by_load.iter().rev().map(|&(_, c)| c).find(|&c| !skip(c))
+    }
+
+    /// Places task `t`'s active on `c`.
+    pub fn place(&mut self, t: Tx, c: Cx) {
+        debug_assert!(self.owner[t].is_none());
+        self.owner[t] = Some(c);
+        self.on(c, t).insert(t);
+        self.set_count(c, self.count[c] + 1);
+    }
+
+    /// Moves task `t`'s active from its owner to `c` now.
+    pub fn move_active(&mut self, t: Tx, c: Cx) {
+        let from = self.owner[t].expect("a placed task");
+        self.on(from, t).remove(&t);
+        self.set_count(from, self.count[from] - 1);
+        self.owner[t] = None;
+        self.place(t, c);
+    }
+
+    /// Puts a warm-up of task `t` on `c`: `c` is headed for the active.
+    pub fn warm_up(&mut self, t: Tx, c: Cx) {
+        let from = self.owner[t].expect("a placed task");
+        self.on(from, t).remove(&t);
+        self.set_count(from, self.count[from] - 1);
+        self.set_count(c, self.count[c] + 1);
+        self.warmup[t] = Some(c);
+        self.warmups += 1;
+    }
+
+    fn on(&mut self, c: Cx, t: Tx) -> &mut BTreeSet<Tx> {
+        if self.state.stateful_flags()[t] {
+            &mut self.stateful_on[c]
+        } else {
+            &mut self.stateless_on[c]
+        }
+    }
+
+    /// Client `c`'s lag on task `t` (a stateful task without a report: its
+    /// end offset).
+    pub fn lag(&self, c: Cx, t: Tx) -> Lag {
+        self.state.lag(&self.state.clients()[c], &self.state.tasks()[t])
+    }
+
+    /// Whether client `c` is caught up on task `t`.
+    pub fn caught_up(&self, c: Cx, t: Tx) -> bool {
+        self.lag(c, t)
+            .is_caught_up(self.state.config().acceptable_recovery_lag)
+    }
+}
+
+/// `count / capacity` as an integer that orders exactly: the count scaled by
+/// 2^64 over the capacity (capacities are at least 1 and at most 2^32 − 1,
+/// counts below 2^32: two different loads differ by more than 2^-64, so
+/// their scaled values differ, and equal loads are equal).
+pub(super) fn load_of(count: usize, capacity: u32) -> u128 {
+    ((count as u128) << 64) / u128::from(capacity.max(1))
+}
