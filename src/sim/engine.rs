@@ -45,6 +45,7 @@ use crate::validate::validate;
 
 use super::backlog::{self, Processor};
 use super::churn::{self, ChurnEvent};
+use super::restore_rate::RateObserver;
 use super::stretch::{self, Reader};
 use super::units::{
     accumulate, records_of, MilliRecords, Millis, Overflow, Rate, Records, SimTime,
@@ -136,6 +137,8 @@ struct Run<'a> {
     probe_at: Option<SimTime>,
     /// Learners (client, task) whose catching up triggers a rebalance.
     watch: BTreeSet<(usize, usize)>,
+    /// The leader's observation of the replicas' restore rate.
+    restore_rate: RateObserver,
     metrics: RunMetrics,
     samples: Vec<Sample>,
     imbalance_milli: u64,
@@ -255,6 +258,7 @@ pub(crate) fn run_unchecked(
         seq: 0,
         probe_at: None,
         watch: BTreeSet::new(),
+        restore_rate: RateObserver::default(),
         metrics: RunMetrics::default(),
         samples: Vec::new(),
         imbalance_milli: 0,
@@ -677,9 +681,11 @@ impl Run<'_> {
             Trigger::Probing => self.metrics.probing_rebalances += 1,
             Trigger::CaughtUp => self.metrics.caught_up_rebalances += 1,
         }
+        let rate = self.restore_rate.observe(&self.world, self.now);
         let state = self
             .world
             .cluster_state(self.scenario)
+            .and_then(|state| state.with_observed_restore_rate(rate))
             .map_err(|e| self.error(vec![format!("the simulator built a bad state: {e}")]))?;
         let plan = match self.assignor.assign(&state) {
             Ok(plan) => plan,

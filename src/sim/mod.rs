@@ -18,6 +18,7 @@ pub mod overrides;
 mod perturb;
 mod physics;
 pub mod report;
+mod restore_rate;
 mod result;
 mod scenario;
 mod scenario_toml;

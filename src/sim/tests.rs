@@ -2,7 +2,7 @@
 
 use super::*;
 use crate::assignor;
-use crate::model::AssignmentConfig;
+use crate::model::{AssignmentConfig, Lag};
 
 fn scenario(clients: u32, subs: Vec<SubtopologySpec>, events: Vec<Event>) -> Scenario {
     Scenario {
@@ -694,4 +694,90 @@ fn samza_reads_back_the_containers_of_the_plan_in_force() {
     assert_eq!(r.metrics.membership_rebalances, 1);
     assert_eq!(r.metrics.active_moves, 3);
     assert_eq!(r.metrics.restored_active_records.get(), 3 * 100_000);
+}
+
+/// What [`Recording`] notes at a rebalance: the observed restore rate and
+/// the lags reported, by client name.
+type Seen = (Option<u64>, Vec<(String, Lag)>);
+
+/// A strategy that delegates to `inner` and records, at each rebalance, the
+/// observed restore rate and the lags the members report, by client name.
+struct Recording {
+    inner: &'static dyn assignor::Assignor,
+    seen: std::sync::Mutex<Vec<Seen>>,
+}
+
+impl assignor::Assignor for Recording {
+    fn info(&self) -> &'static assignor::StrategyInfo {
+        self.inner.info()
+    }
+
+    fn assign(
+        &self,
+        state: &crate::model::ClusterState,
+    ) -> Result<crate::model::Plan, assignor::AssignError> {
+        let lags = state
+            .clients()
+            .iter()
+            .flat_map(|c| c.lags.values().map(|l| (c.id.to_string(), *l)))
+            .collect();
+        let mut seen = self.seen.lock().expect("not poisoned");
+        seen.push((state.observed_restore_rate(), lags));
+        self.inner.assign(state)
+    }
+}
+
+/// The leader's restore rate by hand. One task of 600,000 records without
+/// writes, one standby, three clients, crashes noticed at once, members
+/// restoring at 1,000 records/s. At start c0 runs the task and c1 holds
+/// its standby. c1 crashes with its disk at 600 s: the standby goes to c2,
+/// which has no store. c1 restarts at 700 s: c2 reports 500,000 (no lag
+/// before: no sample). c1 crashes (disk kept) at 1,000 s: c2 reports
+/// 200,000, 300,000 fewer in 300 s: 1,000 records/s. c2 is caught up at
+/// 1,200 s; c1 restarts at 2,000 s: 200,000 fewer in 1,000 s gives 200 (a
+/// lower bound). At 2,500 s (c1 crashes) c2 still reports 0: no sample, the
+/// leader keeps 200.
+#[test]
+fn the_leader_observes_the_restore_rate_from_lags_between_rebalances() {
+    let mut s = scenario(
+        3,
+        vec![stateful(1, 600_000, 0)],
+        vec![
+            Event {
+                at_ms: 600_000,
+                kind: EventKind::Crash {
+                    client: "c1".into(),
+                    lose_state: true,
+                },
+            },
+            restart(700_000, "c1"),
+            crash(1_000_000, "c1"),
+            restart(2_000_000, "c1"),
+            crash(2_500_000, "c1"),
+        ],
+    );
+    s.config.num_standby_replicas = 1;
+    s.cluster.session_timeout_ms = 0;
+    let recording = Recording {
+        inner: assignor::by_name("sticky").unwrap(),
+        seen: Default::default(),
+    };
+    let r = run(&s, &recording, 1).unwrap();
+    assert_eq!(r.outcome, Outcome::Completed);
+    let seen = recording.seen.into_inner().unwrap();
+    // At 0, 600, 700, 1,000, 2,000 and 2,500 s: c2's reported lag, the rate.
+    let c2 = |lags: &[(String, Lag)]| lags.iter().find(|(c, _)| c == "c2").map(|(_, l)| *l);
+    let got: Vec<(Option<Lag>, Option<u64>)> = seen.iter().map(|(r, l)| (c2(l), *r)).collect();
+    let records = |n| Some(Lag::Records(n));
+    assert_eq!(
+        got,
+        [
+            (None, None),
+            (None, None),
+            (records(500_000), None),
+            (records(200_000), Some(1_000)),
+            (records(0), Some(200)),
+            (records(0), Some(200)),
+        ]
+    );
 }

@@ -344,6 +344,20 @@ impl World {
         client
     }
 
+    /// The lags in records the members report now, by (client, task): every
+    /// store they hold but those of the actives they run (`running`).
+    pub(crate) fn reported_lags(&self) -> BTreeMap<(usize, usize), u64> {
+        let mut lags = BTreeMap::new();
+        for c in self.members() {
+            for &t in self.clients[c].stores.keys() {
+                if let Lag::Records(records) = self.lag(c, t) {
+                    lags.insert((c, t), records);
+                }
+            }
+        }
+        lags
+    }
+
     /// The lag client `c` reports for task `t` (it holds a store of it).
     fn lag(&self, c: usize, t: usize) -> Lag {
         let task = &self.tasks[t];

@@ -32,6 +32,10 @@ pub(crate) struct StateDoc {
         skip_serializing_if = "Vec::is_empty"
     )]
     pub previous_containers: Vec<ContainerDoc>,
+    /// Records per second one replica restored, as the group leader observed
+    /// it: an integer `1 ..= 2^64 − 1`; absent or `null` when none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub observed_restore_rate: Option<Number>,
 }
 
 /// KIP-925's mode as written: `none`, `min_traffic`, `balance_subtopology`.
@@ -239,6 +243,16 @@ fn integer(path: &str, n: &Number, min: u64, max: u64) -> Result<u64, InputError
             path,
             format!("must be at least {min}, got {n}"),
         )),
+        // A whole number past `u64` (or below `i64`) reads as a float:
+        // 2^64 as 1.8446744073709552e+19.
+        None if n.as_f64().is_some_and(|f| f >= TWO_POW_64) => Err(InputError::new(
+            path,
+            format!("must be at most {max}, got {n}"),
+        )),
+        None if n.as_f64().is_some_and(|f| f <= -TWO_POW_63) => Err(InputError::new(
+            path,
+            format!("must be at least {min}, got {n}"),
+        )),
         None => Err(InputError::new(
             path,
             format!("must be an integer, got {n}"),
@@ -269,6 +283,9 @@ fn task_id(path: &str, s: &str) -> Result<TaskId, InputError> {
 }
 
 const U32_MAX: u64 = u32::MAX as u64;
+/// 2^64 and 2^63, exactly, as floats: past them a JSON integer reads as a float.
+const TWO_POW_64: f64 = 18_446_744_073_709_551_616.0;
+const TWO_POW_63: f64 = 9_223_372_036_854_775_808.0;
 
 impl ConfigDoc {
     /// Checks every field (ranges here, the rules of
@@ -507,7 +524,14 @@ impl StateDoc {
             .enumerate()
             .map(|(i, c)| c.into_container(&format!("previous_containers[{i}]")))
             .collect::<Result<_, _>>()?;
-        ClusterState::new(config, tasks, clients)?.with_previous_containers(containers)
+        let rate = self
+            .observed_restore_rate
+            .as_ref()
+            .map(|n| integer("observed_restore_rate", n, 1, u64::MAX))
+            .transpose()?;
+        ClusterState::new(config, tasks, clients)?
+            .with_previous_containers(containers)?
+            .with_observed_restore_rate(rate)
     }
 
     /// The document describing `state`.
@@ -579,6 +603,7 @@ impl StateDoc {
                 .iter()
                 .map(|(id, c)| ContainerDoc::of(id, c))
                 .collect(),
+            observed_restore_rate: state.observed_restore_rate().map(Number::from),
         }
     }
 }

@@ -390,6 +390,39 @@ fn bad_input_rows() -> Vec<Bad> {
             with(|d| d["clients"][1]["capacity"] = json!(-2)),
             &["clients[1].capacity", "-2"],
         ),
+        // The observed restore rate.
+        bad(
+            "observed_restore_rate 0",
+            with(|d| d["observed_restore_rate"] = json!(0)),
+            &["observed_restore_rate", "at least 1", "got 0"],
+        ),
+        bad(
+            "negative observed_restore_rate",
+            with(|d| d["observed_restore_rate"] = json!(-5)),
+            &["observed_restore_rate", "-5"],
+        ),
+        bad(
+            "fractional observed_restore_rate",
+            with(|d| d["observed_restore_rate"] = json!(0.5)),
+            &["observed_restore_rate", "integer", "0.5"],
+        ),
+        bad(
+            "observed_restore_rate beyond u64",
+            format!(
+                "{}, \"observed_restore_rate\": 18446744073709551616}}",
+                base.strip_suffix('}').expect("an object")
+            ),
+            &[
+                "observed_restore_rate",
+                "at most 18446744073709551615",
+                "e+19",
+            ],
+        ),
+        bad(
+            "string observed_restore_rate",
+            with(|d| d["observed_restore_rate"] = json!("1000")),
+            &["observed_restore_rate", "\"1000\""],
+        ),
         // Previous containers.
         bad(
             "container named twice",
@@ -1075,7 +1108,8 @@ fn null_is_absent_for_every_optional_field() {
     let bare = json!({ "tasks": [{ "id": "0_0" }], "clients": [{ "id": "a" }] });
     let expected = assign_ok(&["assign"], &bare.to_string());
     assert_eq!(assign_ok(&["assign"], &nulls.to_string()), expected);
-    let top = json!({ "config": null, "tasks": null, "clients": null });
+    let top = json!({ "config": null, "tasks": null, "clients": null,
+                      "previous_containers": null, "observed_restore_rate": null });
     assert_eq!(
         assign_ok(&["assign"], &top.to_string()),
         assign_ok(&["assign"], "{}")

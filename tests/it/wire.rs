@@ -93,6 +93,8 @@ fn rich_state() -> ClusterState {
     state(config, tasks, vec![z, capital, a])
         .with_previous_containers(containers)
         .expect("valid records")
+        .with_observed_restore_rate(Some(u64::MAX))
+        .expect("a rate of at least 1")
 }
 
 #[test]
@@ -192,7 +194,13 @@ fn random_state(seed: u64) -> ClusterState {
         probing_rebalance_interval_ms: 60_000 + rng.random_range(0..u64::MAX / 2),
         ..AssignmentConfig::default()
     };
+    let rate = match rng.random_range(0..3) {
+        0 => None,
+        _ => Some(number(&mut rng).max(1)),
+    };
     state(config, tasks, clients)
+        .with_observed_restore_rate(rate)
+        .expect("a rate of at least 1")
 }
 
 #[test]
@@ -665,7 +673,10 @@ fn null_is_absent_for_optional_fields_and_rejected_for_required_ones() {
         read(r#"{"tasks": [{"id": "0_0"}], "clients": [{"id": "a"}]}"#)
     );
     assert_eq!(
-        read(r#"{"config": null, "tasks": null, "clients": null}"#),
+        read(
+            r#"{"config": null, "tasks": null, "clients": null, "previous_containers": null,
+                "observed_restore_rate": null}"#
+        ),
         read("{}")
     );
     // Required fields and values inside maps and lists are not optional.
@@ -741,4 +752,39 @@ fn config_doc_checks_with_the_models_rules_under_any_prefix() {
         ClusterState::new(bad, vec![], vec![]).unwrap_err().path,
         "config.max_warmup_replicas"
     );
+}
+
+/// `observed_restore_rate`: optional (absent or `null`: none), an integer
+/// `1 ..= 2^64 − 1` written back only when present; anything else is an
+/// error naming the field and the value.
+#[test]
+fn the_observed_restore_rate_is_optional_checked_and_written_back() {
+    assert_eq!(read("{}").observed_restore_rate(), None);
+    assert!(!state_to_json(&read("{}")).contains("observed_restore_rate"));
+    for (text, rate) in [("1", 1), ("2500", 2500), ("18446744073709551615", u64::MAX)] {
+        let s = read(&format!(r#"{{"observed_restore_rate": {text}}}"#));
+        assert_eq!(s.observed_restore_rate(), Some(rate), "{text}");
+        let written = state_to_json(&s);
+        let v: Value = serde_json::from_str(&written).unwrap();
+        assert_eq!(v["observed_restore_rate"], json!(rate), "{written}");
+        assert_eq!(read(&written), s);
+    }
+    for (value, message) in [
+        ("0", "must be at least 1, got 0"),
+        ("-3", "must be at least 1, got -3"),
+        ("2.5", "must be an integer, got 2.5"),
+        ("1.0", "must be an integer, got 1.0"),
+        (
+            "18446744073709551616",
+            "must be at most 18446744073709551615, got 1.8446744073709552e+19",
+        ),
+        ("-99999999999999999999", "must be at least 1, got -1e+20"),
+    ] {
+        let e = reject(&format!(r#"{{"observed_restore_rate": {value}}}"#));
+        assert_eq!(e.path, "observed_restore_rate", "{value}: {e}");
+        assert_eq!(e.message, message, "{value}");
+    }
+    let e = reject(r#"{"observed_restore_rate": "fast"}"#);
+    assert_eq!(e.path, "observed_restore_rate", "{e}");
+    assert!(e.message.contains("\"fast\""), "{e}");
 }
