@@ -681,7 +681,9 @@ impl Run<'_> {
             Trigger::Probing => self.metrics.probing_rebalances += 1,
             Trigger::CaughtUp => self.metrics.caught_up_rebalances += 1,
         }
-        let rate = self.restore_rate.observe(&self.world, self.now);
+        let rate =
+            self.restore_rate
+                .observe(&self.world, self.now, self.settings.acceptable_lag.get());
         let state = self
             .world
             .cluster_state(self.scenario)

@@ -358,6 +358,15 @@ impl World {
         lags
     }
 
+    /// Each task's changelog end offset in records (rounded up), as the
+    /// leader reads it at a rebalance.
+    pub(crate) fn end_offsets(&self) -> Vec<u64> {
+        self.tasks
+            .iter()
+            .map(|task| task.end.ceil_records().get())
+            .collect()
+    }
+
     /// The lag client `c` reports for task `t` (it holds a store of it).
     fn lag(&self, c: usize, t: usize) -> Lag {
         let task = &self.tasks[t];

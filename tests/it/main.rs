@@ -20,6 +20,7 @@ mod samza_fidelity;
 mod scenario;
 mod sim_cli;
 mod simulation;
+mod smooth;
 mod sticky;
 mod support;
 mod sweep;

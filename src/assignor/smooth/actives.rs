@@ -69,7 +69,14 @@ fn cheapest(work: &Work<'_>, t: Tx, holders: &[Cx]) -> Cx {
     let least_lag = holders
         .iter()
         .copied()
-        .map(|c| (work.lag(c, t).restore_records(end), full(c), work.load(c), c))
+        .map(|c| {
+            (
+                work.lag(c, t).restore_records(end),
+                full(c),
+                work.load(c),
+                c,
+            )
+        })
         .min();
     match least_lag {
         Some((restore, _, _, c)) if restore < end => c,

@@ -1,9 +1,11 @@
 //! Standbys: `min(num_standby_replicas, clients − 1)` per stateful task, where
 //! the state already is (caught-up copies first, then the least left to
-//! restore), else on the client with the fewest replicas. A client takes a
-//! copy it holds only while it has fewer than ⌈replicas / clients⌉ + 1
+//! restore), else on the client with the fewest replicas. A caught-up copy
+//! always stays (moving it buys nothing and costs a whole restore elsewhere,
+//! which would slow the warm-ups restoring there); a client takes a copy it
+//! must restore only while it has fewer than ⌈replicas / clients⌉ + 1
 //! replicas, and new ones go to the clients with the fewest, so standbys
-//! never pile up on one client.
+//! placed afresh never pile up on one client.
 
 use std::collections::BTreeSet;
 
@@ -47,7 +49,8 @@ pub(super) fn place(work: &Work<'_>, holders: &[Vec<Cx>]) -> Vec<BTreeSet<Tx>> {
     let end_offsets = state.end_offsets();
     for t in stateful {
         let (owner, warm) = (work.owner[t], work.warmup[t]);
-        let free = |c: Cx, chosen: &[Cx]| Some(c) != owner && Some(c) != warm && !chosen.contains(&c);
+        let free =
+            |c: Cx, chosen: &[Cx]| Some(c) != owner && Some(c) != warm && !chosen.contains(&c);
         let wanted = k.min(clients - 1 - usize::from(warm.is_some()));
         let mut chosen: Vec<Cx> = Vec::with_capacity(wanted);
         // Where some of the state is: caught up first, then least to restore.
@@ -62,11 +65,11 @@ pub(super) fn place(work: &Work<'_>, holders: &[Vec<Cx>]) -> Vec<BTreeSet<Tx>> {
             .filter(|&(stale, restore, _, _)| !stale || restore < end_offsets[t])
             .collect();
         copies.sort_unstable();
-        for (_, _, _, c) in copies {
+        for (stale, _, _, c) in copies {
             if chosen.len() == wanted {
                 break;
             }
-            if replicas.count[c] < cap {
+            if !stale || replicas.count[c] < cap {
                 chosen.push(c);
                 replicas.add(c);
             }

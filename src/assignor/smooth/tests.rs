@@ -19,9 +19,13 @@ fn a_newcomer_gets_stateless_tasks_at_once_and_warm_ups_for_the_rest() {
     // a runs 4 stateful and 2 stateless tasks, b joins: b's share is 3.
     let stateful: Vec<TaskId> = (0..4).map(|p| id(0, p)).collect();
     let stateless: Vec<TaskId> = (0..2).map(|p| id(1, p)).collect();
-    let mut tasks: Vec<Task> = stateful.iter().map(|&t| Task::stateful(t, 1_000_000)).collect();
+    let mut tasks: Vec<Task> = stateful
+        .iter()
+        .map(|&t| Task::stateful(t, 1_000_000))
+        .collect();
     tasks.extend(stateless.iter().map(|&t| Task::stateless(t)));
-    let mut a = Client::new("a", 1).with_previous_active(stateful.iter().chain(&stateless).copied());
+    let mut a =
+        Client::new("a", 1).with_previous_active(stateful.iter().chain(&stateless).copied());
     for &t in &stateful {
         a = a.with_lag(t, Lag::Running);
     }
@@ -46,13 +50,20 @@ fn a_newcomer_gets_stateless_tasks_at_once_and_warm_ups_for_the_rest() {
 
 #[test]
 fn without_an_observed_rate_the_follow_up_measures_after_a_minute() {
-    let tasks = vec![Task::stateful(id(0, 0), 1_000_000), Task::stateful(id(0, 1), 1_000_000)];
+    let tasks = vec![
+        Task::stateful(id(0, 0), 1_000_000),
+        Task::stateful(id(0, 1), 1_000_000),
+    ];
     let a = Client::new("a", 1)
         .with_previous_active([id(0, 0), id(0, 1)])
         .with_lag(id(0, 0), Lag::Running)
         .with_lag(id(0, 1), Lag::Running);
-    let state =
-        ClusterState::new(AssignmentConfig::default(), tasks, vec![a, Client::new("b", 1)]).unwrap();
+    let state = ClusterState::new(
+        AssignmentConfig::default(),
+        tasks,
+        vec![a, Client::new("b", 1)],
+    )
+    .unwrap();
     let plan = check(&state);
     assert_eq!(plan.clients[&ClientId::new("b")].warmup.len(), 1);
     assert_eq!(plan.followup_rebalance_ms, Some(60_000));
@@ -60,7 +71,10 @@ fn without_an_observed_rate_the_follow_up_measures_after_a_minute() {
 
 #[test]
 fn a_caught_up_warm_up_takes_its_active_and_the_old_owner_keeps_a_standby() {
-    let tasks = vec![Task::stateful(id(0, 0), 1_000_000), Task::stateful(id(0, 1), 1_000_000)];
+    let tasks = vec![
+        Task::stateful(id(0, 0), 1_000_000),
+        Task::stateful(id(0, 1), 1_000_000),
+    ];
     let a = Client::new("a", 1)
         .with_previous_active([id(0, 0), id(0, 1)])
         .with_lag(id(0, 0), Lag::Running)
@@ -75,7 +89,10 @@ fn a_caught_up_warm_up_takes_its_active_and_the_old_owner_keeps_a_standby() {
     };
     let state = ClusterState::new(config, tasks, vec![a, b]).unwrap();
     let plan = check(&state);
-    let (a, b) = (&plan.clients[&ClientId::new("a")], &plan.clients[&ClientId::new("b")]);
+    let (a, b) = (
+        &plan.clients[&ClientId::new("a")],
+        &plan.clients[&ClientId::new("b")],
+    );
     assert_eq!(b.active, [id(0, 0)].into_iter().collect());
     assert!(a.standby.contains(&id(0, 0)));
     assert!(b.warmup.is_empty() && plan.followup_rebalance_ms.is_none());
@@ -84,7 +101,10 @@ fn a_caught_up_warm_up_takes_its_active_and_the_old_owner_keeps_a_standby() {
 #[test]
 fn a_crashed_clients_tasks_fail_over_to_caught_up_standbys() {
     // a has gone; b and c hold caught-up standbys of its two tasks.
-    let tasks = vec![Task::stateful(id(0, 0), 1_000_000), Task::stateful(id(0, 1), 1_000_000)];
+    let tasks = vec![
+        Task::stateful(id(0, 0), 1_000_000),
+        Task::stateful(id(0, 1), 1_000_000),
+    ];
     let b = Client::new("b", 1)
         .with_previous_standby([id(0, 0)])
         .with_lag(id(0, 0), Lag::Records(0));
@@ -93,8 +113,14 @@ fn a_crashed_clients_tasks_fail_over_to_caught_up_standbys() {
         .with_lag(id(0, 1), Lag::Records(0));
     let state = ClusterState::new(AssignmentConfig::default(), tasks, vec![b, c]).unwrap();
     let plan = check(&state);
-    assert_eq!(plan.clients[&ClientId::new("b")].active, [id(0, 0)].into_iter().collect());
-    assert_eq!(plan.clients[&ClientId::new("c")].active, [id(0, 1)].into_iter().collect());
+    assert_eq!(
+        plan.clients[&ClientId::new("b")].active,
+        [id(0, 0)].into_iter().collect()
+    );
+    assert_eq!(
+        plan.clients[&ClientId::new("c")].active,
+        [id(0, 1)].into_iter().collect()
+    );
 }
 
 #[test]
@@ -122,13 +148,22 @@ fn standbys_with_equal_lags_do_not_pile_up() {
     };
     let state = ClusterState::new(config, tasks, clients).unwrap();
     let plan = check(&state);
-    let most = plan.clients.values().map(|p| p.standby.len() + p.warmup.len()).max().unwrap();
+    let most = plan
+        .clients
+        .values()
+        .map(|p| p.standby.len() + p.warmup.len())
+        .max()
+        .unwrap();
     assert!(most <= 2, "{most} replicas on one client");
 }
 
 #[test]
 fn no_clients_no_plan() {
-    let state =
-        ClusterState::new(AssignmentConfig::default(), vec![Task::stateless(id(0, 0))], vec![]).unwrap();
+    let state = ClusterState::new(
+        AssignmentConfig::default(),
+        vec![Task::stateless(id(0, 0))],
+        vec![],
+    )
+    .unwrap();
     assert!(Smooth.assign(&state).unwrap().clients.is_empty());
 }

@@ -74,7 +74,11 @@ impl<'a> Work<'a> {
 
     /// The most loaded client `skip` does not reject; ties by the highest id.
     pub fn most_loaded(&self, skip: impl Fn(Cx) -> bool) -> Option<Cx> {
-        self.by_load.iter().rev().map(|&(_, c)| c).find(|&c| !skip(c))
+        self.by_load
+            .iter()
+            .rev()
+            .map(|&(_, c)| c)
+            .find(|&c| !skip(c))
     }
 
     /// Places task `t`'s active on `c`.
@@ -115,7 +119,8 @@ impl<'a> Work<'a> {
     /// Client `c`'s lag on task `t` (a stateful task without a report: its
     /// end offset).
     pub fn lag(&self, c: Cx, t: Tx) -> Lag {
-        self.state.lag(&self.state.clients()[c], &self.state.tasks()[t])
+        self.state
+            .lag(&self.state.clients()[c], &self.state.tasks()[t])
     }
 
     /// Whether client `c` is caught up on task `t`.
