@@ -90,7 +90,7 @@ const EXPECTED: [(&str, &str); 10] = [
     ("live-scale-out", "-+--+++"),
     ("rack-outage", "-+---+-"),
     ("random-churn", "--++-++"),
-    ("rolling-bounce", "+-+-++-"),
+    ("rolling-bounce", "+++--+-"),
     ("scale-in", "--++++-"),
     ("scale-out", "+++++++"),
     ("write-spike", "+++-+++"),

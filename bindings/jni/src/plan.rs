@@ -9,6 +9,9 @@ use crate::bytes::Writer;
 /// "SMSP" as a little-endian `u32`: the first four bytes of a plan message.
 pub const PLAN_MAGIC: u32 = u32::from_le_bytes(*b"SMSP");
 
+/// The plan format version (the state format moved to 2 alone).
+pub const PLAN_VERSION: u32 = 1;
+
 /// The follow-up a plan asks Kafka for, in milliseconds from now: its
 /// `followup_rebalance_ms`; or, for a plan that only waits for warm-ups to
 /// catch up (`followup_when_caught_up`, the learner's design), the probing
@@ -37,7 +40,7 @@ pub fn encode(state: &ClusterState, plan: &Plan, message_index_of_task: &[u32]) 
     let mut w =
         Writer::with_capacity(32 + 12 * state.clients().len() + 8 * state.tasks().len() * 2);
     w.u32(PLAN_MAGIC);
-    w.u32(crate::state::VERSION);
+    w.u32(PLAN_VERSION);
     let followup = followup_ms(state, plan);
     w.u8(u8::from(followup.is_some()));
     w.i64(followup.map_or(-1, |ms| i64::try_from(ms).unwrap_or(i64::MAX)));

@@ -11,8 +11,9 @@ use crate::bytes::{FormatError, Reader, Writer};
 
 /// "SMS1" as a little-endian `u32`: the first four bytes of a state message.
 pub const STATE_MAGIC: u32 = u32::from_le_bytes(*b"SMS1");
-/// The format version this library reads and writes.
-pub const VERSION: u32 = 1;
+/// The state format version this library reads and writes (2: the observed
+/// restore rate closes the message).
+pub const VERSION: u32 = 2;
 /// Kafka's `Task.LATEST_OFFSET`: the client runs the task as a caught-up active.
 pub const LAG_RUNNING: i64 = -2;
 /// Kafka's `UNKNOWN_OFFSET_SUM`: the client's position is unknown.
@@ -43,17 +44,19 @@ pub fn client_id(index: usize, count: usize) -> ClientId {
 /// is not a valid state.
 pub fn decode(bytes: &[u8]) -> Result<Decoded, String> {
     let mut r = Reader::new(bytes);
-    let (config, tasks, clients) = read(&mut r).map_err(|e| e.to_string())?;
+    let (config, tasks, clients, rate) = read(&mut r).map_err(|e| e.to_string())?;
     let mut order: Vec<(TaskId, u32)> = tasks.iter().zip(0u32..).map(|(t, i)| (t.id, i)).collect();
     order.sort_unstable();
-    let state = ClusterState::new(config, tasks, clients).map_err(|e| e.to_string())?;
+    let state = ClusterState::new(config, tasks, clients)
+        .and_then(|state| state.with_observed_restore_rate(rate))
+        .map_err(|e| e.to_string())?;
     Ok(Decoded {
         state,
         message_index_of_task: order.into_iter().map(|(_, i)| i).collect(),
     })
 }
 
-type Parts = (AssignmentConfig, Vec<Task>, Vec<Client>);
+type Parts = (AssignmentConfig, Vec<Task>, Vec<Client>, Option<u64>);
 
 fn read(r: &mut Reader<'_>) -> Result<Parts, FormatError> {
     r.header(STATE_MAGIC, VERSION)?;
@@ -161,8 +164,20 @@ fn read(r: &mut Reader<'_>) -> Result<Parts, FormatError> {
         client.lags = read_lags(r, &tasks, &field("lags"))?;
         clients.push(client);
     }
+    let at = r.offset();
+    let rate = match r.i64(&|| "observed_restore_rate".into())? {
+        ABSENT_RATE => None,
+        v if v >= 1 => u64::try_from(v).ok(),
+        v => {
+            return Err(r.error(
+                "observed_restore_rate",
+                at,
+                format!("must be -1 (none) or at least 1, got {v}"),
+            ))
+        }
+    };
     r.finish()?;
-    Ok((config, tasks, clients))
+    Ok((config, tasks, clients, rate))
 }
 
 fn read_config(r: &mut Reader<'_>) -> Result<AssignmentConfig, FormatError> {
@@ -378,8 +393,12 @@ pub fn encode(state: &ClusterState) -> Vec<u8> {
             });
         }
     }
+    w.i64(state.observed_restore_rate().map_or(ABSENT_RATE, clamp_i64));
     w.into_bytes()
 }
+
+/// No observed restore rate.
+const ABSENT_RATE: i64 = -1;
 
 /// Kafka's longs are signed: a count past `i64::MAX` (only
 /// `acceptable_recovery_lag`'s "accept any" value can be) is sent as `i64::MAX`.

@@ -42,6 +42,10 @@ fn a_state_survives_the_round_trip() {
     assert_eq!(decoded.state.tasks(), state.tasks());
     assert_eq!(decoded.state.clients(), state.clients());
     assert_eq!(decoded.state.config(), state.config());
+    assert_eq!(decoded.state.observed_restore_rate(), None);
+    let observed = state.with_observed_restore_rate(Some(12_345)).unwrap();
+    let decoded = state::decode(&state::encode(&observed)).unwrap();
+    assert_eq!(decoded.state.observed_restore_rate(), Some(12_345));
 }
 
 #[test]
@@ -83,7 +87,7 @@ fn read_plan(bytes: &[u8]) -> (Option<i64>, Vec<[Vec<u32>; 3]>) {
     let f = || String::new();
     let mut r = Reader::new(bytes);
     assert_eq!(r.u32(&f).unwrap(), plan::PLAN_MAGIC);
-    assert_eq!(r.u32(&f).unwrap(), state::VERSION);
+    assert_eq!(r.u32(&f).unwrap(), plan::PLAN_VERSION);
     let wants = r.u8(&f).unwrap() == 1;
     let ms = r.i64(&f).unwrap();
     let list = |r: &mut Reader<'_>| {
@@ -165,6 +169,7 @@ fn tasks_sent_out_of_order_are_answered_in_message_indices() {
     for _ in 0..4 {
         w.u32(0);
     }
+    w.i64(-1); // no observed restore rate
     let (followup, clients) = read_plan(&assign("kip441", &w.into_bytes()).unwrap());
     assert_eq!(followup, None);
     let mut active = clients[0][0].clone();
@@ -214,14 +219,31 @@ fn malformed_messages_name_the_field_and_offset() {
     );
     let mut bad = good.clone();
     bad[4] = 9;
-    assert_eq!(err(&bad), "version (byte 4) must be 1, got 9");
+    assert_eq!(err(&bad), "version (byte 4) must be 2, got 9");
     let cut = err(&good[..good.len() - 1]);
     assert_eq!(
         cut,
         format!(
-            "clients[1].lags (byte {}) count must fit in the 11 bytes left, got 1",
-            good.len() - 16
+            "observed_restore_rate (byte {0}) must have 8 bytes, got 7 (the message ends at byte {1})",
+            good.len() - 8,
+            good.len() - 1
         )
+    );
+    let cut = err(&good[..good.len() - 9]);
+    assert_eq!(
+        cut,
+        format!(
+            "clients[1].lags (byte {}) count must fit in the 11 bytes left, got 1",
+            good.len() - 24
+        )
+    );
+    // The observed rate closes the message: -1 none, else at least 1.
+    let mut bad = good.clone();
+    let at = bad.len() - 8;
+    bad[at..].copy_from_slice(&0i64.to_le_bytes());
+    assert_eq!(
+        err(&bad),
+        format!("observed_restore_rate (byte {at}) must be -1 (none) or at least 1, got 0")
     );
     let mut long = good.clone();
     long.push(0);
@@ -243,9 +265,10 @@ fn malformed_messages_name_the_field_and_offset() {
 fn a_well_formed_but_invalid_state_gets_the_models_message() {
     // clients[1] of `small_state` is the message's tail: capacity, rack, host
     // (4 bytes each), one tag (4 + 8), no previous active (4), one previous
-    // standby (4 + 4), one lag (4 + 12): 52 bytes, capacity first.
+    // standby (4 + 4), one lag (4 + 12): 52 bytes, capacity first; then the
+    // observed restore rate (8).
     let mut bytes = state::encode(&small_state());
-    let start = bytes.len() - 52;
+    let start = bytes.len() - 60;
     assert_eq!(bytes[start..start + 4], 1u32.to_le_bytes());
     bytes[start..start + 4].copy_from_slice(&0u32.to_le_bytes());
     assert_eq!(err(&bytes), "clients[1].capacity must be at least 1, got 0");

@@ -74,14 +74,13 @@ fn to_caught_up(work: &mut Work<'_>, donor: Cx, holders: &[Vec<Cx>]) -> bool {
     }
 }
 
-/// Moves one active's worth from `donor` to `receiver`: a stateless active,
-/// else a stateful one `receiver` is caught up on, else a warm-up of the
-/// donor's task that `receiver` restores the least of. False when none can.
+/// Moves one active's worth from `donor` to `receiver`, cheapest first: a
+/// stateful active `receiver` is caught up on (it comes home: it pauses as
+/// a stateless one would, and its standby copies fit again); a warm-up of a
+/// stateful task `receiver` has little left to restore ([`is_cheap`]); a
+/// stateless active; else a warm-up of the donor's task `receiver` restores
+/// the least of. False when none can (the budget spent).
 fn transfer(work: &mut Work<'_>, donor: Cx, receiver: Cx, budget: usize) -> bool {
-    if let Some(&t) = work.stateless_on[donor].iter().next() {
-        work.move_active(t, receiver);
-        return true;
-    }
     let state = work.state;
     let client = &state.clients()[receiver];
     let acceptable = state.config().acceptable_recovery_lag;
@@ -105,7 +104,18 @@ fn transfer(work: &mut Work<'_>, donor: Cx, receiver: Cx, budget: usize) -> bool
             best = Some((restore, t));
         }
     }
-    if work.warmups >= budget {
+    let room = work.warmups < budget;
+    if let Some((restore, t)) = best {
+        if room && is_cheap(work, restore) {
+            work.warm_up(t, receiver);
+            return true;
+        }
+    }
+    if let Some(&t) = work.stateless_on[donor].iter().next() {
+        work.move_active(t, receiver);
+        return true;
+    }
+    if !room {
         return false;
     }
     // A task with no state on the receiver restores its whole changelog:
@@ -129,6 +139,18 @@ fn transfer(work: &mut Work<'_>, donor: Cx, receiver: Cx, budget: usize) -> bool
     };
     work.warm_up(choice, receiver);
     true
+}
+
+/// Whether a copy `restore` records behind is worth a warm-up before a
+/// stateless move: it catches up within [`super::followup::MEASURE_MS`] at
+/// the observed restore rate, or (no rate observed) is within ten times
+/// `acceptable_recovery_lag` (a client back from a bounce).
+fn is_cheap(work: &Work<'_>, restore: u64) -> bool {
+    let acceptable = work.state.config().acceptable_recovery_lag;
+    let by_rate = work.state.observed_restore_rate().map_or(0, |rate| {
+        rate.saturating_mul(super::followup::MEASURE_MS / 1000)
+    });
+    restore <= acceptable.saturating_mul(10).max(by_rate)
 }
 
 /// Warm-ups of the previous plan that are still restoring, kept where their

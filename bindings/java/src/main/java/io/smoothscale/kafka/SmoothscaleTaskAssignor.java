@@ -7,6 +7,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -16,6 +17,8 @@ import org.apache.kafka.streams.errors.TaskAssignmentException;
 import org.apache.kafka.streams.processor.assignment.ApplicationState;
 import org.apache.kafka.streams.processor.assignment.KafkaStreamsAssignment;
 import org.apache.kafka.streams.processor.assignment.KafkaStreamsAssignment.AssignedTask;
+import org.apache.kafka.streams.processor.assignment.KafkaStreamsState;
+import org.apache.kafka.streams.processor.assignment.ProcessId;
 import org.apache.kafka.streams.processor.assignment.TaskAssignor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -42,6 +45,7 @@ public final class SmoothscaleTaskAssignor implements TaskAssignor {
     private final Clock clock;
     private SmoothscaleConfig config = null;
     private PlanSummary lastSummary = null;
+    private final RestoreRateObserver restoreRate = new RestoreRateObserver();
 
     /** An assignor reading the wall clock for follow-up deadlines; Kafka Streams creates it reflectively. */
     public SmoothscaleTaskAssignor() {
@@ -78,10 +82,15 @@ public final class SmoothscaleTaskAssignor implements TaskAssignor {
     @Override
     public TaskAssignment assign(final ApplicationState applicationState) {
         final String strategy = settings().strategy();
+        final Instant now = clock.instant();
         final EncodedState state;
         final DecodedPlan plan;
+        final Map<ProcessId, KafkaStreamsState> states;
         try {
-            state = StateEncoder.encode(applicationState);
+            states = applicationState.kafkaStreamsStates(true);
+            final OptionalLong rate =
+                restoreRate.observe(now, states, applicationState.assignmentConfigs().acceptableRecoveryLag());
+            state = StateEncoder.encode(applicationState, states, rate);
             plan = DecodedPlan.read(NativeBridge.assign(strategy, state.bytes()), state);
         } catch (final SmoothscaleException e) {
             throw new TaskAssignmentException("smoothscale " + strategy + " could not assign: "
@@ -89,8 +98,9 @@ public final class SmoothscaleTaskAssignor implements TaskAssignor {
         } catch (final RuntimeException e) {
             throw new TaskAssignmentException("smoothscale " + strategy + " could not read the application state: " + e, e);
         }
+        restoreRate.remember(now, state, plan, states);
         final Optional<Instant> deadline = plan.followupMs().isPresent()
-            ? Optional.of(clock.instant().plusMillis(plan.followupMs().getAsLong()))
+            ? Optional.of(now.plusMillis(plan.followupMs().getAsLong()))
             : Optional.empty();
         final List<KafkaStreamsAssignment> out = new ArrayList<>(state.clients().size());
         for (int c = 0; c < state.clients().size(); c++) {

@@ -7,6 +7,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeSet;
 import org.apache.kafka.streams.processor.TaskId;
@@ -28,7 +29,7 @@ final class StateEncoder {
     /** {@code AssignmentConfigs.rackAwareAssignmentStrategy()} values, in the format's code order. */
     private static final List<String> RACK_STRATEGIES = List.of("none", "min_traffic", "balance_subtopology");
     private static final int MAGIC = 0x31534D53; // "SMS1"
-    private static final int VERSION = 1;
+    private static final int VERSION = 2;
     private static final int ABSENT = -1;
 
     private final Map<String, Integer> stringIndex = new HashMap<>();
@@ -43,7 +44,18 @@ final class StateEncoder {
      * @throws SmoothscaleException for what the format cannot express (a named topology, a negative setting)
      */
     static EncodedState encode(final ApplicationState app) {
-        return new StateEncoder().write(app);
+        return encode(app, app.kafkaStreamsStates(true), OptionalLong.empty());
+    }
+
+    /**
+     * Encodes {@code app}, whose streams states with lags are {@code states}, with the restore rate the leader
+     * observed ({@link RestoreRateObserver}), records per second, if any.
+     *
+     * @throws SmoothscaleException for what the format cannot express (a named topology, a negative setting)
+     */
+    static EncodedState encode(final ApplicationState app, final Map<ProcessId, KafkaStreamsState> states,
+                               final OptionalLong observedRestoreRate) {
+        return new StateEncoder().write(app, states, observedRestoreRate);
     }
 
     private int string(final String s) {
@@ -53,9 +65,9 @@ final class StateEncoder {
         });
     }
 
-    private EncodedState write(final ApplicationState app) {
+    private EncodedState write(final ApplicationState app, final Map<ProcessId, KafkaStreamsState> states,
+                               final OptionalLong observedRestoreRate) {
         final AssignmentConfigs configs = app.assignmentConfigs();
-        final Map<ProcessId, KafkaStreamsState> states = app.kafkaStreamsStates(true);
         final List<ProcessId> clients = new ArrayList<>(states.keySet());
         Collections.sort(clients);
         final List<Map.Entry<TaskId, TaskInfo>> infos = new ArrayList<>(app.allTasks().entrySet());
@@ -141,6 +153,7 @@ final class StateEncoder {
         out.i32(stringIndex.size());
         out.append(strings);
         out.append(body);
+        out.i64(observedRestoreRate.isPresent() ? Math.max(1, observedRestoreRate.getAsLong()) : ABSENT);
         return new EncodedState(out.toByteArray(), List.copyOf(clients), List.copyOf(tasks), positions, previousOwner);
     }
 

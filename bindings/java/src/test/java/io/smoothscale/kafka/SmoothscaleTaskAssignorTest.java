@@ -98,6 +98,53 @@ class SmoothscaleTaskAssignorTest {
         a.onAssignmentComputed(null, null, AssignmentError.NONE);
     }
 
+    /**
+     * smooth on the leader: process 0 runs two stateful tasks of 1,000,000 records, process 1 is new. The first
+     * rebalance warms one task up on process 1 (no restore rate observed yet: a measuring follow-up after 60 s).
+     * A minute later process 1 reports 400,000 records left: the leader observes 600,000 / 60 s = 10,000
+     * records/s, and smooth asks for the next rebalance when the warm-up is predicted caught up: 40 s, plus a
+     * tenth and a second, 45 s.
+     */
+    @Test
+    void smoothFollowsUpWhenTheLeadersObservedRateSaysItsWarmupIsDone() {
+        final TaskId t0 = new TaskId(0, 0);
+        final TaskId t1 = new TaskId(0, 1);
+        final Instant[] now = {NOW};
+        final Clock clock = new Clock() {
+            @Override
+            public ZoneOffset getZone() {
+                return ZoneOffset.UTC;
+            }
+
+            @Override
+            public Clock withZone(final java.time.ZoneId zone) {
+                return this;
+            }
+
+            @Override
+            public Instant instant() {
+                return now[0];
+            }
+        };
+        final SmoothscaleTaskAssignor a = new SmoothscaleTaskAssignor(clock);
+        a.configure(Map.of("smoothscale.strategy", "smooth"));
+        final AppStates first = new AppStates().stateful(0, 2, 1_000_000);
+        first.client(0, 1).active(t0).active(t1);
+        first.client(1, 1);
+        final List<KafkaStreamsAssignment> out = byProcess(a.assign(first.build()));
+        final Set<TaskId> warm = tasks(out.get(1), AssignedTask.Type.STANDBY);
+        assertEquals(1, warm.size());
+        assertEquals(Optional.of(NOW.plusMillis(60_000)), out.get(0).followupRebalanceDeadline());
+
+        now[0] = NOW.plusMillis(60_000);
+        final AppStates second = new AppStates().stateful(0, 2, 1_000_000);
+        second.client(0, 1).active(t0).active(t1);
+        second.client(1, 1).standby(warm.iterator().next(), 400_000);
+        final List<KafkaStreamsAssignment> again = byProcess(a.assign(second.build()));
+        assertEquals(warm, tasks(again.get(1), AssignedTask.Type.STANDBY));
+        assertEquals(Optional.of(now[0].plusMillis(45_000)), again.get(0).followupRebalanceDeadline());
+    }
+
     /** A lag below acceptable.recovery.lag makes a client caught up; an unreported task counts as fully behind. */
     @Test
     void reportedLagsDecideWhoIsCaughtUp() {

@@ -28,8 +28,8 @@ public final class CrossingState {
     /** The neutral state the message describes. */
     public static AppSpec decode(final byte[] message) {
         final ByteBuffer in = ByteBuffer.wrap(message).order(ByteOrder.LITTLE_ENDIAN);
-        if (in.getInt() != MAGIC || in.getInt() != 1) {
-            throw new IllegalArgumentException("not a version 1 state message");
+        if (in.getInt() != MAGIC || in.getInt() != 2) {
+            throw new IllegalArgumentException("not a version 2 state message");
         }
         final int standbys = in.getInt();
         final long acceptable = in.getLong();
@@ -79,8 +79,10 @@ public final class CrossingState {
             clients.add(new ClientSpec(capacity, rack < 0 ? null : strings[rack], tags, prevActive, prevStandby,
                 reported));
         }
+        // The observed restore rate (-1: none) is not part of a neutral state.
+        in.getLong();
         if (in.hasRemaining()) {
-            throw new IllegalArgumentException(in.remaining() + " bytes after the last client");
+            throw new IllegalArgumentException(in.remaining() + " bytes after the observed restore rate");
         }
         return new AppSpec(standbys, acceptable, warmups, probing, tagKeys, rackStrategy, tasks, clients);
     }
