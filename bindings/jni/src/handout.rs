@@ -15,10 +15,13 @@ use smoothscale::model::{AssignmentConfig, Client, ClusterState, Plan, Task, Tas
 use smoothscale::{validate, Claims};
 
 use crate::bytes::{FormatError, Reader, Writer};
-use crate::state::{client_id, VERSION};
+use crate::state::client_id;
 
 /// "SMSH" as a little-endian `u32`: the first four bytes of a handout message.
 pub const HANDOUT_MAGIC: u32 = u32::from_le_bytes(*b"SMSH");
+
+/// The handout format version (the state format moved to 2 alone).
+pub const HANDOUT_VERSION: u32 = 1;
 
 /// What Kafka Streams promises of an assignment, whichever assignor made it.
 pub const KAFKA_CLAIMS: Claims = Claims {
@@ -97,7 +100,7 @@ fn decode(bytes: &[u8]) -> Result<Handout, String> {
 type Held = Vec<(Vec<usize>, Vec<usize>)>;
 
 fn read(r: &mut Reader<'_>) -> Result<(AssignmentConfig, Vec<Task>, Held), FormatError> {
-    r.header(HANDOUT_MAGIC, VERSION)?;
+    r.header(HANDOUT_MAGIC, HANDOUT_VERSION)?;
     let config = AssignmentConfig {
         num_standby_replicas: r.u32(&|| "num_standby_replicas".into())?,
         max_warmup_replicas: r.u32(&|| "max_warmup_replicas".into())?,
@@ -164,7 +167,7 @@ pub fn encode(
 ) -> Vec<u8> {
     let mut w = Writer::with_capacity(24 + 9 * tasks.len() + 8 * clients.len());
     w.u32(HANDOUT_MAGIC);
-    w.u32(VERSION);
+    w.u32(HANDOUT_VERSION);
     w.u32(num_standby_replicas);
     w.u32(max_warmup_replicas);
     w.count(tasks.len());

@@ -16,13 +16,14 @@ import org.junit.jupiter.params.provider.ValueSource;
  * assignor gives them warm-ups (sent as standbys) and no actives, and asks for a follow-up; at a later rebalance
  * (the cooperative protocol's second round, when a warm-up has caught up by then, or the probing rebalance one
  * interval later) caught-up warm-ups become actives, until every instance runs 3 tasks. Run with our
- * {@code kip441} and with Kafka's default assignor on the same broker and load; both must keep every count exact,
- * every assignment valid and reach 3 actives each; ours must move actives to the newcomers only that way.
+ * {@code kip441}, with Kafka's default assignor and with our {@code smooth} (whose follow-up comes when the
+ * leader predicts the warm-ups caught up) on the same broker and load; all must keep every count exact, every
+ * assignment valid and reach 3 actives each; ours must move actives to the newcomers only that way.
  */
 @Timeout(240)
 class LiveScaleOutTest extends OnRealBroker {
     @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"kip441", "kafka"})
+    @ValueSource(strings = {"kip441", "kafka", "smooth"})
     void scaleOutFromTwoToFourWarmsUpThenMovesActivesOver(final String assignor) throws Exception {
         try (LiveRun run = new LiveRun("scale-out", assignor, broker.bootstrap(), 2)) {
             run.hold(Duration.ofSeconds(5));
