@@ -11,18 +11,7 @@ use smoothscale::sim::{
 };
 use smoothscale::{AssignmentConfig, InputError, RackAwareStrategy};
 
-const BUNDLED: [&str; 10] = [
-    "crash-disk-loss",
-    "learner-scale-in",
-    "live-churn",
-    "live-scale-out",
-    "rack-outage",
-    "random-churn",
-    "rolling-bounce",
-    "scale-in",
-    "scale-out",
-    "write-spike",
-];
+use crate::support::BUNDLED;
 
 fn simulations() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("simulations")

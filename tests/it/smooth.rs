@@ -4,23 +4,11 @@
 //! what the simulator measures today, target by target; a change of any
 //! entry (better or worse) fails, so the README's table stays true.
 
+use crate::support::BUNDLED;
 use smoothscale::assignor::{self, smooth::Smooth, Assignor};
 use smoothscale::sim::sweep::{run_points, SeedRange};
 use smoothscale::sim::{overrides, run, RunMetrics, Scenario};
 use smoothscale::{validate, AssignmentConfig, Client, ClientId, ClusterState, Task, TaskId};
-
-const SCENARIOS: [&str; 10] = [
-    "crash-disk-loss",
-    "learner-scale-in",
-    "live-churn",
-    "live-scale-out",
-    "rack-outage",
-    "random-churn",
-    "rolling-bounce",
-    "scale-in",
-    "scale-out",
-    "write-spike",
-];
 
 fn text(name: &str) -> String {
     let path = format!("{}/simulations/{name}.toml", env!("CARGO_MANIFEST_DIR"));
@@ -99,7 +87,7 @@ const EXPECTED: [(&str, &str); 10] = [
 #[test]
 fn the_targets_met_on_every_bundled_scenario() {
     let mut got = Vec::new();
-    for name in SCENARIOS {
+    for name in BUNDLED {
         let scenario = Scenario::from_toml(&text(name)).expect("valid");
         let [k, l, s] =
             ["kip441", "kip441-learner", "smooth"].map(|a| Measured::of(&metrics(&scenario, a)));

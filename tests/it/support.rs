@@ -314,3 +314,17 @@ pub fn assert_bad_input(run: &BinRun, needles: &[&str], out: &std::path::Path) {
     }
     assert!(!out.exists(), "{} was created", out.display());
 }
+
+/// The bundled scenarios (`simulations/*.toml`), by file name without `.toml`.
+pub const BUNDLED: [&str; 10] = [
+    "crash-disk-loss",
+    "learner-scale-in",
+    "live-churn",
+    "live-scale-out",
+    "rack-outage",
+    "random-churn",
+    "rolling-bounce",
+    "scale-in",
+    "scale-out",
+    "write-spike",
+];
