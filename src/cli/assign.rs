@@ -35,7 +35,7 @@ pub(crate) fn run(args: &AssignArgs) -> Result<(), Failure> {
     })?;
     let state = read_state(args.file.as_ref())?;
     let plan = wire::assign_json(strategy, &state, args.metrics).map_err(|e| match e {
-        AssignFailure::Infeasible(m) => Failure::BadInput(m),
+        AssignFailure::BadInput(m) => Failure::BadInput(m),
         AssignFailure::Violation(m) => Failure::Violation(m),
     })?;
     super::emit(&plan)

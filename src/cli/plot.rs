@@ -88,11 +88,7 @@ impl Context {
             scenario: scenario.name.clone(),
             seed,
             duration_ms: scenario.duration_ms,
-            total_tasks: scenario
-                .subtopologies
-                .iter()
-                .map(|s| u64::from(s.partitions))
-                .sum(),
+            total_tasks: scenario.total_tasks(),
             events: markers::scripted(scenario),
             churn: markers::churn(scenario, seed),
         }

@@ -14,7 +14,7 @@ use rayon::prelude::*;
 use smoothscale::assignor::Assignor;
 use smoothscale::sim::documents::{self, RunInfo};
 use smoothscale::sim::MAX_SCENARIO_BYTES;
-use smoothscale::sim::{self, Scenario, SimError, SimProblem};
+use smoothscale::sim::{self, Scenario, SimError};
 
 use super::progress::RunProgress;
 use super::{plot, table, Failure};
@@ -59,12 +59,7 @@ pub(crate) fn run(args: &SimulateArgs) -> Result<(), Failure> {
         .collect::<Result<Vec<_>, _>>()
         .map_err(|e| violation(&e, &args.scenario))?;
 
-    let info = RunInfo {
-        scenario: scenario.name.clone(),
-        scenario_hash: sim::scenario_hash(&text),
-        seed,
-        standbys_asked: scenario.config.num_standby_replicas > 0,
-    };
+    let info = RunInfo::of(&scenario, &text, seed);
     let mut files = vec![
         ("summary.json", documents::summary_json(&info, &results)),
         ("timeseries.csv", documents::timeseries_csv(&results)),
@@ -143,7 +138,7 @@ pub(crate) fn out_dir(out: Option<&Path>, scenario: &Scenario) -> PathBuf {
 /// naming it); a broken invariant exits 1 with the seed and the command that
 /// replays it.
 pub(crate) fn violation(e: &SimError, scenario: &Path) -> Failure {
-    if let SimProblem::Overflow(_) | SimProblem::Invalid(_) = e.problem {
+    if e.is_bad_input() {
         return Failure::BadInput(format!("{}: {e}", scenario.display()));
     }
     Failure::Violation(format!(
@@ -170,6 +165,7 @@ fn shell_word(word: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use smoothscale::sim::SimProblem;
 
     #[test]
     fn a_violation_names_the_seed_and_the_replay_command() {

@@ -15,7 +15,7 @@ use clap::Args;
 
 use smoothscale::sim::documents::{self, SweepInfo};
 use smoothscale::sim::overrides::{self, Axis};
-use smoothscale::sim::{self, sweep};
+use smoothscale::sim::sweep;
 
 use super::progress::progress_bar;
 use super::simulate::{choose_strategies, out_dir, read_scenario, violation, write_outputs};
@@ -58,16 +58,8 @@ pub(crate) fn run(args: &SweepArgs) -> Result<(), Failure> {
     let (scenario, text) = read_scenario(&args.scenario)?;
     let points = overrides::sweep_points(&text, &flags)
         .map_err(|e| Failure::BadInput(format!("{}: {e}", args.scenario.display())))?;
-    let runs_per_strategy = (points.len() as u64).saturating_mul(seeds.len());
-    if runs_per_strategy > sweep::MAX_SEEDS {
-        return Err(Failure::BadInput(format!(
-            "--seeds and the parameter values make {} points × {} seeds = {runs_per_strategy} \
-             runs per strategy, more than the limit of {}",
-            points.len(),
-            seeds.len(),
-            sweep::MAX_SEEDS
-        )));
-    }
+    let runs_per_strategy =
+        sweep::runs_per_strategy(points.len(), seeds, "--seeds").map_err(bad)?;
     let strategies = choose_strategies(&scenario, &args.strategies)?;
     let out = out_dir(args.out.as_deref(), &scenario);
 
@@ -77,12 +69,7 @@ pub(crate) fn run(args: &SweepArgs) -> Result<(), Failure> {
     let figures =
         figures.map_err(|e| at_point(violation(&e.error, &args.scenario), &points[e.point]))?;
 
-    let info = SweepInfo {
-        scenario: scenario.name.clone(),
-        scenario_hash: sim::scenario_hash(&text),
-        seeds,
-        parameters: points[0].settings.iter().map(|s| s.key.clone()).collect(),
-    };
+    let info = SweepInfo::of(&scenario, &text, seeds, &points);
     let stats = sweep::aggregate(&figures);
     write_outputs(
         &out,

@@ -172,6 +172,18 @@ pub enum SimProblem {
     Invalid(crate::model::InputError),
 }
 
+impl SimError {
+    /// Whether the run stopped on the scenario's fault (an overflowing
+    /// quantity, a rule of `Scenario::check`: exit 2) rather than a
+    /// strategy's (an invariant broken: exit 1).
+    pub fn is_bad_input(&self) -> bool {
+        matches!(
+            self.problem,
+            SimProblem::Overflow(_) | SimProblem::Invalid(_)
+        )
+    }
+}
+
 fn describe(e: &SimError) -> String {
     match &e.problem {
         SimProblem::Violations(violations) => format!(

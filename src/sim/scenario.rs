@@ -348,6 +348,14 @@ fn short_enough(path: &str, ms: u64) -> Checked {
 }
 
 impl Scenario {
+    /// Its tasks: the partitions of all its subtopologies.
+    pub fn total_tasks(&self) -> u64 {
+        self.subtopologies
+            .iter()
+            .map(|s| u64::from(s.partitions))
+            .sum()
+    }
+
     /// Checks the rules between values and the limits (module doc): events
     /// inside the duration naming racks, subtopologies and clients that exist
     /// at that time, churn inside the duration, and every size and amount of

@@ -107,6 +107,32 @@ impl std::fmt::Display for SeedRange {
     }
 }
 
+/// The runs per strategy of a sweep of `seeds` at `points` points, within
+/// [`MAX_SEEDS`]; `given_as` names the seeds in errors (`--seeds`).
+///
+/// # Errors
+///
+/// An [`InputError`] at `given_as` when they make more than [`MAX_SEEDS`]
+/// runs per strategy.
+pub fn runs_per_strategy(
+    points: usize,
+    seeds: SeedRange,
+    given_as: &str,
+) -> Result<u64, InputError> {
+    let runs = (points as u64).saturating_mul(seeds.len());
+    if runs > MAX_SEEDS {
+        return Err(InputError::new(
+            given_as,
+            format!(
+                "and the parameter values make {points} points × {} seeds = {runs} runs per \
+                 strategy, more than the limit of {MAX_SEEDS}",
+                seeds.len()
+            ),
+        ));
+    }
+    Ok(runs)
+}
+
 /// What a sweep keeps of one run: its flat metrics, not its time series.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RunFigures {

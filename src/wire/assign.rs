@@ -10,9 +10,10 @@ use crate::validate;
 /// Why [`assign_json`] gave no plan.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum AssignFailure {
-    /// The state cannot be assigned by this strategy (it is infeasible for
-    /// it): the caller's input, exit 2 on the command line.
-    Infeasible(String),
+    /// The caller's input: a state this strategy cannot serve (infeasible
+    /// for it), or, for a front that reads the state too, one that cannot be
+    /// read; exit 2 on the command line.
+    BadInput(String),
     /// The strategy failed inside or its plan broke an invariant: a bug,
     /// exit 1 on the command line.
     Violation(String),
@@ -21,7 +22,7 @@ pub enum AssignFailure {
 impl std::fmt::Display for AssignFailure {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            AssignFailure::Infeasible(m) | AssignFailure::Violation(m) => f.write_str(m),
+            AssignFailure::BadInput(m) | AssignFailure::Violation(m) => f.write_str(m),
         }
     }
 }
@@ -34,7 +35,7 @@ impl std::error::Error for AssignFailure {}
 ///
 /// # Errors
 ///
-/// [`AssignFailure::Infeasible`] when the strategy cannot assign the state;
+/// [`AssignFailure::BadInput`] when the strategy cannot assign the state;
 /// [`AssignFailure::Violation`] when it fails inside or its plan breaks an
 /// invariant (naming every broken one).
 pub fn assign_json(
@@ -43,7 +44,7 @@ pub fn assign_json(
     metrics: bool,
 ) -> Result<String, AssignFailure> {
     let plan = strategy.assign(state).map_err(|e| match e {
-        AssignError::Infeasible(_) => AssignFailure::Infeasible(e.to_string()),
+        AssignError::Infeasible(_) => AssignFailure::BadInput(e.to_string()),
         AssignError::Internal { .. } => AssignFailure::Violation(e.to_string()),
     })?;
     if let Err(violations) = validate(state, &plan, strategy.info().claims) {

@@ -23,7 +23,7 @@ use rayon::prelude::*;
 
 use smoothscale::model::{one_line, quote};
 use smoothscale::sim::documents::{self, RunInfo};
-use smoothscale::sim::{self, Scenario, SimError, SimProblem};
+use smoothscale::sim::{self, Scenario, SimError};
 use smoothscale::wire::{self, AssignFailure, ReadError};
 use smoothscale::{assignor, ClusterState};
 
@@ -81,11 +81,11 @@ fn assign(
                 ReadError::Io(e) => format!("cannot read the state: {e}"),
                 ReadError::Input(e) => e.to_string(),
             })
-            .map_err(AssignFailure::Infeasible)?;
+            .map_err(AssignFailure::BadInput)?;
         wire::assign_json(strategy, &state, metrics)
     })
     .map_err(|e| match e {
-        AssignFailure::Infeasible(m) => bad(m),
+        AssignFailure::BadInput(m) => bad(m),
         AssignFailure::Violation(m) => violation(m),
     })
 }
@@ -105,9 +105,10 @@ fn scenario(text: &str, source: &str) -> PyResult<Scenario> {
 /// A run that stopped: an overflowing quantity or invalid point is bad
 /// input, anything else a broken invariant.
 fn run_error(e: &SimError, source: &str) -> PyErr {
-    match e.problem {
-        SimProblem::Overflow(_) | SimProblem::Invalid(_) => bad(format!("{source}: {e}")),
-        _ => violation(e),
+    if e.is_bad_input() {
+        bad(format!("{source}: {e}"))
+    } else {
+        violation(e)
     }
 }
 
@@ -137,21 +138,11 @@ fn simulate(
         .into_iter()
         .collect::<Result<Vec<_>, _>>()
         .map_err(|e| run_error(&e, source))?;
-    let info = RunInfo {
-        scenario: scenario.name.clone(),
-        scenario_hash: sim::scenario_hash(text),
-        seed,
-        standbys_asked: scenario.config.num_standby_replicas > 0,
-    };
-    let total_tasks = scenario
-        .subtopologies
-        .iter()
-        .map(|s| u64::from(s.partitions))
-        .sum();
+    let info = RunInfo::of(&scenario, text, seed);
     Ok((
         documents::summary_json(&info, &results),
         documents::timeseries_csv(&results),
-        documents::series_json(total_tasks, &results),
+        documents::series_json(scenario.total_tasks(), &results),
     ))
 }
 

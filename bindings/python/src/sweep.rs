@@ -48,24 +48,10 @@ impl Prepared {
         let scenario: Scenario = scenario(text, source)?;
         let points =
             overrides::sweep_points(text, &axes).map_err(|e| bad(format!("{source}: {e}")))?;
-        let runs_per_strategy = (points.len() as u64).saturating_mul(seeds.len());
-        if runs_per_strategy > sweeps::MAX_SEEDS {
-            return Err(bad(format!(
-                "seeds and the parameter values make {} points × {} seeds = {runs_per_strategy} \
-                 runs per strategy, more than the limit of {}",
-                points.len(),
-                seeds.len(),
-                sweeps::MAX_SEEDS
-            )));
-        }
+        sweeps::runs_per_strategy(points.len(), seeds, "seeds").map_err(bad)?;
         let strategies =
             sim::choose_strategies(&scenario, strategy_names, "strategies").map_err(bad)?;
-        let info = SweepInfo {
-            scenario: scenario.name.clone(),
-            scenario_hash: sim::scenario_hash(text),
-            seeds,
-            parameters: points[0].settings.iter().map(|s| s.key.clone()).collect(),
-        };
+        let info = SweepInfo::of(&scenario, text, seeds, &points);
         Ok(Prepared {
             info,
             points,

@@ -48,8 +48,8 @@ fn a_newcomer_gets_stateless_tasks_at_once_and_warm_ups_for_the_rest() {
     assert_eq!(plan.followup_rebalance_ms, Some(34_000));
 }
 
-#[test]
-fn without_an_observed_rate_the_follow_up_measures_after_a_minute() {
+/// Tasks 0_0 and 0_1 (1,000,000 records each), and client `a` running both.
+fn two_stateful_on_a() -> (Vec<Task>, Client) {
     let tasks = vec![
         Task::stateful(id(0, 0), 1_000_000),
         Task::stateful(id(0, 1), 1_000_000),
@@ -58,6 +58,12 @@ fn without_an_observed_rate_the_follow_up_measures_after_a_minute() {
         .with_previous_active([id(0, 0), id(0, 1)])
         .with_lag(id(0, 0), Lag::Running)
         .with_lag(id(0, 1), Lag::Running);
+    (tasks, a)
+}
+
+#[test]
+fn without_an_observed_rate_the_follow_up_measures_after_a_minute() {
+    let (tasks, a) = two_stateful_on_a();
     let state = ClusterState::new(
         AssignmentConfig::default(),
         tasks,
@@ -71,14 +77,7 @@ fn without_an_observed_rate_the_follow_up_measures_after_a_minute() {
 
 #[test]
 fn a_caught_up_warm_up_takes_its_active_and_the_old_owner_keeps_a_standby() {
-    let tasks = vec![
-        Task::stateful(id(0, 0), 1_000_000),
-        Task::stateful(id(0, 1), 1_000_000),
-    ];
-    let a = Client::new("a", 1)
-        .with_previous_active([id(0, 0), id(0, 1)])
-        .with_lag(id(0, 0), Lag::Running)
-        .with_lag(id(0, 1), Lag::Running);
+    let (tasks, a) = two_stateful_on_a();
     let b = Client::new("b", 1)
         .with_previous_standby([id(0, 0)])
         .with_previous_warmup([id(0, 0)])

@@ -4,7 +4,7 @@
 
 use std::collections::BTreeSet;
 
-use crate::assignor::share::weighted_share_bounds;
+use crate::assignor::share::share_bounds;
 use crate::model::{ClusterState, Lag};
 
 /// A client's position in `state.clients()` (id order).
@@ -37,13 +37,12 @@ impl<'a> Work<'a> {
     pub fn new(state: &'a ClusterState) -> Work<'a> {
         let clients = state.clients().len();
         let tasks = state.tasks().len();
-        let weights: Vec<u32> = state.clients().iter().map(|c| c.capacity).collect();
         let mut work = Work {
             state,
             owner: vec![None; tasks],
             warmup: vec![None; tasks],
             count: vec![0; clients],
-            bounds: weighted_share_bounds(&weights, tasks),
+            bounds: share_bounds(state, tasks),
             by_load: BTreeSet::new(),
             stateless_on: vec![BTreeSet::new(); clients],
             stateful_on: vec![BTreeSet::new(); clients],

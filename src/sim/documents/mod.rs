@@ -139,8 +139,10 @@ use serde::ser::{Error as _, SerializeMap};
 use serde::{Serialize, Serializer};
 use serde_json::value::RawValue;
 
+use super::overrides::SweepPoint;
 use super::report::Fixed;
 use super::sweep::SeedRange;
+use super::{scenario_hash, Scenario};
 
 /// The crate version written into every output.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
@@ -159,6 +161,18 @@ pub struct RunInfo {
     pub standbys_asked: bool,
 }
 
+impl RunInfo {
+    /// The identity of `scenario`, read from `text`, run with `seed`.
+    pub fn of(scenario: &Scenario, text: &str, seed: u64) -> RunInfo {
+        RunInfo {
+            scenario: scenario.name.clone(),
+            scenario_hash: scenario_hash(text),
+            seed,
+            standbys_asked: scenario.config.num_standby_replicas > 0,
+        }
+    }
+}
+
 /// What `sweep.json` and `runs.json` say besides the runs and statistics.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SweepInfo {
@@ -170,6 +184,27 @@ pub struct SweepInfo {
     pub seeds: SeedRange,
     /// The keys varied, in order (none when only seeds vary).
     pub parameters: Vec<String>,
+}
+
+impl SweepInfo {
+    /// The identity of a sweep of `scenario`, read from `text`, over `seeds`
+    /// at `points` (the keys varied are those of its first point).
+    pub fn of(
+        scenario: &Scenario,
+        text: &str,
+        seeds: SeedRange,
+        points: &[SweepPoint],
+    ) -> SweepInfo {
+        SweepInfo {
+            scenario: scenario.name.clone(),
+            scenario_hash: scenario_hash(text),
+            seeds,
+            parameters: points
+                .first()
+                .map(|p| p.settings.iter().map(|s| s.key.clone()).collect())
+                .unwrap_or_default(),
+        }
+    }
 }
 
 /// A [`Fixed`] as a JSON number with its decimals (`12.350`, not `12.35`).
