@@ -77,7 +77,7 @@ const EXPECTED: [(&str, &str); 10] = [
     ("live-churn", "--+-++-"),
     ("live-scale-out", "-+--+++"),
     ("rack-outage", "-+---+-"),
-    ("random-churn", "--++-++"),
+    ("random-churn", "-+++-++"),
     ("rolling-bounce", "+++--+-"),
     ("scale-in", "--++++-"),
     ("scale-out", "+++++++"),

@@ -1,5 +1,6 @@
 //! Actives first: every task stays with its previous owner while that client
-//! is a member; a task without one goes where it is cheapest to run.
+//! is a member and no other client is better placed to run it at once; a
+//! task without one goes where it is back up soonest.
 
 use super::work::{Cx, Tx, Work};
 
@@ -21,27 +22,33 @@ pub(super) fn holders(work: &Work<'_>) -> Vec<Vec<Cx>> {
     holders
 }
 
-/// Keeps every previous active on its owner, then places the others:
-/// stateful ones by restore cost, stateless ones on the least loaded client.
+/// Keeps every previous active on its owner unless the task is stateful,
+/// its owner is not caught up on it and another client is (the owner lost
+/// its store or has not restored it yet, a standby has it: KIP-441's rule),
+/// then places the others: stateful ones where they are running again
+/// soonest, fewest records first, stateless ones on the least loaded client.
 pub(super) fn place(work: &mut Work<'_>, holders: &[Vec<Cx>]) {
     let state = work.state;
     for (c, client) in state.clients().iter().enumerate() {
         for id in &client.previous_active {
             if let Some(t) = state.task_position(*id) {
-                if work.owner[t].is_none() {
+                if work.owner[t].is_none() && !fails_over(work, t, c, &holders[t]) {
                     work.place(t, c);
                 }
             }
         }
     }
+    let mut queues = Queues::of(work);
     let orphans: Vec<Tx> = (0..state.tasks().len())
         .filter(|&t| work.owner[t].is_none())
         .collect();
-    let (stateful, stateless): (Vec<Tx>, Vec<Tx>) = orphans
+    let (mut stateful, stateless): (Vec<Tx>, Vec<Tx>) = orphans
         .into_iter()
         .partition(|&t| state.stateful_flags()[t]);
+    stateful.sort_by_cached_key(|&t| (least_restore(work, t, &holders[t]), t));
     for t in stateful {
-        let c = cheapest(work, t, &holders[t]);
+        let c = soonest(work, &queues, t, &holders[t]);
+        queues.add(work, c, t);
         work.place(t, c);
     }
     for t in stateless {
@@ -50,14 +57,109 @@ pub(super) fn place(work: &mut Work<'_>, holders: &[Vec<Cx>]) {
     }
 }
 
-/// Where a stateful task without an owner restores least: a caught-up
-/// client (a standby fails over; with room first, then the least loaded),
-/// else the client with the least to restore (with room first), else the
-/// least loaded client with room. Balance comes after, by cheaper moves:
-/// an active that restores is a task that is down.
-fn cheapest(work: &Work<'_>, t: Tx, holders: &[Cx]) -> Cx {
-    let full = |c: Cx| work.count[c] >= work.bounds[c].1;
+/// Whether stateful task `t` should leave its previous owner `owner`: the
+/// owner is not caught up on it and another client is.
+fn fails_over(work: &Work<'_>, t: Tx, owner: Cx, holders: &[Cx]) -> bool {
+    work.state.stateful_flags()[t]
+        && !work.caught_up(owner, t)
+        && holders.iter().any(|&c| c != owner && work.caught_up(c, t))
+}
+
+/// The fewest records task `t` would restore anywhere: 0 where a client is
+/// caught up on it, its whole changelog where nobody holds any of it.
+fn least_restore(work: &Work<'_>, t: Tx, holders: &[Cx]) -> u64 {
     let end = work.state.end_offsets()[t];
+    holders
+        .iter()
+        .map(|&c| {
+            if work.caught_up(c, t) {
+                0
+            } else {
+                work.lag(c, t).restore_records(end)
+            }
+        })
+        .fold(end, u64::min)
+}
+
+/// The records each client's restoring actives have left, ascending, with
+/// their running sums: a client restores its actives together, sharing its
+/// restore rate equally among them.
+struct Queues(Vec<Queue>);
+
+/// One client's restores: amounts ascending, `sums[i]` the total of the
+/// first `i` (so `sums` is one longer).
+#[derive(Clone)]
+struct Queue {
+    amounts: Vec<u64>,
+    sums: Vec<u128>,
+}
+
+impl Queues {
+    fn of(work: &Work<'_>) -> Queues {
+        let empty = Queue {
+            amounts: Vec::new(),
+            sums: vec![0],
+        };
+        let mut queues = Queues(vec![empty; work.count.len()]);
+        for c in 0..work.count.len() {
+            for &t in &work.stateful_on[c] {
+                queues.add(work, c, t);
+            }
+        }
+        queues
+    }
+
+    /// Counts task `t`'s restore on `c`, if it has one: O(queue) to keep
+    /// the order and the sums.
+    fn add(&mut self, work: &Work<'_>, c: Cx, t: Tx) {
+        let restore = restore_on(work, c, t);
+        if restore == 0 {
+            return;
+        }
+        let queue = &mut self.0[c];
+        let at = queue.amounts.partition_point(|&x| x <= restore);
+        queue.amounts.insert(at, restore);
+        queue.sums.truncate(at + 1);
+        let mut sum = queue.sums[at];
+        for &x in &queue.amounts[at..] {
+            sum += u128::from(x);
+            queue.sums.push(sum);
+        }
+    }
+
+    /// Task-seconds (in records at the client's rate) that restoring
+    /// `restore` more records on `c` adds, under equal sharing: its own
+    /// time to run, `restore` plus `min(x, restore)` for each task ahead with
+    /// `x` left, and the same `min(x, restore)` of delay to each of those.
+    /// O(log queue).
+    fn cost(&self, c: Cx, restore: u64) -> u128 {
+        let queue = &self.0[c];
+        let below = queue.amounts.partition_point(|&x| x <= restore);
+        let above = (queue.amounts.len() - below) as u128;
+        let shared = queue.sums[below] + above * u128::from(restore);
+        u128::from(restore) + 2 * shared
+    }
+}
+
+/// Records client `c` restores before running task `t`: none when caught up.
+fn restore_on(work: &Work<'_>, c: Cx, t: Tx) -> u64 {
+    if work.caught_up(c, t) {
+        0
+    } else {
+        work.lag(c, t).restore_records(work.state.end_offsets()[t])
+    }
+}
+
+/// Where a stateful task without an owner is running again soonest: a
+/// caught-up client (a standby fails over; with room first, then the least
+/// loaded), else, among the clients holding some of its state and the least
+/// loaded client with room, the one where restoring it costs the least
+/// task-time, counting the delay it adds to the restores already queued
+/// there ([`Queues::cost`]; with room first, then the least loaded). Balance
+/// comes after, by cheaper moves: an active that restores is a task that is
+/// down.
+fn soonest(work: &Work<'_>, queues: &Queues, t: Tx, holders: &[Cx]) -> Cx {
+    let full = |c: Cx| work.count[c] >= work.bounds[c].1;
     let caught_up = holders
         .iter()
         .copied()
@@ -66,23 +168,18 @@ fn cheapest(work: &Work<'_>, t: Tx, holders: &[Cx]) -> Cx {
     if let Some(c) = caught_up {
         return c;
     }
-    let least_lag = holders
+    let spare = work
+        .least_loaded(full)
+        .or_else(|| work.least_loaded(|_| false));
+    holders
         .iter()
         .copied()
+        .chain(spare)
         .map(|c| {
-            (
-                work.lag(c, t).restore_records(end),
-                full(c),
-                work.load(c),
-                c,
-            )
+            let cost = queues.cost(c, restore_on(work, c, t));
+            (cost, full(c), work.load(c), c)
         })
-        .min();
-    match least_lag {
-        Some((restore, _, _, c)) if restore < end => c,
-        _ => work
-            .least_loaded(full)
-            .or_else(|| work.least_loaded(|_| false))
-            .expect("a client"),
-    }
+        .min()
+        .map(|(_, _, _, c)| c)
+        .expect("a client")
 }

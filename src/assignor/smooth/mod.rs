@@ -6,11 +6,16 @@
 //!
 //! # What it does
 //! 1. **Actives stay put.** Every task, stateful or stateless, keeps its
-//!    previous owner while that client is a member. A task without one goes
-//!    to a caught-up client with room (a standby fails over: the least
-//!    loaded of them), else to the client with room that has the least to
-//!    restore, else to the least loaded client; stateless ones to the least
-//!    loaded client (`actives`).
+//!    previous owner while that client is a member, unless a stateful
+//!    one's owner is not caught up on it and another client is (KIP-441's
+//!    rule: an owner back without its store gives way to a caught-up
+//!    standby). A task without an owner goes to a caught-up client with
+//!    room (a standby fails over: the least loaded of them), else where it
+//!    runs again soonest: of the clients holding some of its state and the
+//!    least loaded client with room, the one where its restore adds the
+//!    least task-time to the restores already queued there (a client shares
+//!    its restore rate among its restoring actives), fewest records first;
+//!    stateless ones to the least loaded client (`actives`).
 //! 2. **Balance by the cheapest moves** (`balance`), towards every client
 //!    holding ⌊T·k/K⌋ to ⌈T·k/K⌉ of all T actives (k its threads, K all
 //!    threads), the most loaded client giving to the least loaded: a
@@ -43,9 +48,13 @@
 //!
 //! # Complexity
 //! With T tasks, C clients, L lag reports and M moves: O((T + L) log T) to
-//! index, O(T log C) to place, O(M · (C + L/C)) to balance (each move picks
-//! a pair from the index by load and scans the receiver's lag reports),
-//! O(T · (k + copies) log C) for standbys. Nothing is sized T × C.
+//! index; to place, O((T + L) log T) to weigh each orphan at its holders
+//! (a client's restore queue is kept sorted with running sums: a weighing
+//! is O(log T)) plus O(queue) to queue each restoring orphan (an insertion
+//! into a sorted vector: O(T²) moved words at worst, when one client
+//! restores nearly every task); O(M · (C + L/C)) to balance (each move
+//! picks a pair from the index by load and scans the receiver's lag
+//! reports); O(T · (k + copies) log C) for standbys. Nothing is sized T × C.
 //!
 //! # Claims
 //! Every task has one active; every stateful task has

@@ -123,6 +123,46 @@ fn a_crashed_clients_tasks_fail_over_to_caught_up_standbys() {
 }
 
 #[test]
+fn an_owner_back_without_its_store_gives_its_task_to_a_caught_up_standby() {
+    // a restarted with an empty disk (it reports no lag for 0_0, its
+    // previous active); b's standby of 0_0 is caught up.
+    let tasks = vec![Task::stateful(id(0, 0), 1_000_000)];
+    let a = Client::new("a", 1).with_previous_active([id(0, 0)]);
+    let b = Client::new("b", 1)
+        .with_previous_standby([id(0, 0)])
+        .with_lag(id(0, 0), Lag::Records(0));
+    let state = ClusterState::new(AssignmentConfig::default(), tasks, vec![a, b]).unwrap();
+    let plan = check(&state);
+    assert_eq!(
+        plan.clients[&ClientId::new("b")].active,
+        [id(0, 0)].into_iter().collect()
+    );
+}
+
+#[test]
+fn an_orphan_restores_where_it_waits_least_not_only_where_its_copy_is() {
+    // a keeps 0_0 and 0_1, restoring 1,000,000 records each (nobody is
+    // caught up on them); 0_2 lost its owner and a holds a copy 900,000
+    // behind. Restoring it on a shares a's rate with two restores:
+    // 900,000 + 2 × (900,000 + 900,000) record-times against 1,000,000
+    // alone on the idle b.
+    let ids = [id(0, 0), id(0, 1), id(0, 2)];
+    let tasks = ids.iter().map(|&t| Task::stateful(t, 1_000_000)).collect();
+    let a = Client::new("a", 2)
+        .with_previous_active([ids[0], ids[1]])
+        .with_lag(ids[0], Lag::Records(1_000_000))
+        .with_lag(ids[1], Lag::Records(1_000_000))
+        .with_lag(ids[2], Lag::Records(900_000));
+    let b = Client::new("b", 2);
+    let state = ClusterState::new(AssignmentConfig::default(), tasks, vec![a, b]).unwrap();
+    let plan = check(&state);
+    assert_eq!(
+        plan.clients[&ClientId::new("b")].active,
+        [ids[2]].into_iter().collect()
+    );
+}
+
+#[test]
 fn standbys_with_equal_lags_do_not_pile_up() {
     // 200 tasks × 200 clients, one previous active each, every client
     // reporting the same lag for every task (no caught-up standby): Kafka's
