@@ -38,18 +38,21 @@ pub(super) fn place(work: &mut Work<'_>, holders: &[Vec<Cx>]) {
             }
         }
     }
-    let mut queues = Queues::of(work);
     let orphans: Vec<Tx> = (0..state.tasks().len())
         .filter(|&t| work.owner[t].is_none())
         .collect();
     let (mut stateful, stateless): (Vec<Tx>, Vec<Tx>) = orphans
         .into_iter()
         .partition(|&t| state.stateful_flags()[t]);
-    stateful.sort_by_cached_key(|&t| (least_restore(work, t, &holders[t]), t));
-    for t in stateful {
-        let c = soonest(work, &queues, t, &holders[t]);
-        queues.add(work, c, t);
-        work.place(t, c);
+    if !stateful.is_empty() {
+        // Only with stateful orphans: a steady group reads no restore queue.
+        let mut queues = Queues::of(work);
+        stateful.sort_by_cached_key(|&t| (least_restore(work, t, &holders[t]), t));
+        for t in stateful {
+            let c = soonest(work, &queues, t, &holders[t]);
+            queues.add(work, c, t);
+            work.place(t, c);
+        }
     }
     for t in stateless {
         let c = work.least_loaded(|_| false).expect("a client");
@@ -68,17 +71,10 @@ fn fails_over(work: &Work<'_>, t: Tx, owner: Cx, holders: &[Cx]) -> bool {
 /// The fewest records task `t` would restore anywhere: 0 where a client is
 /// caught up on it, its whole changelog where nobody holds any of it.
 fn least_restore(work: &Work<'_>, t: Tx, holders: &[Cx]) -> u64 {
-    let end = work.state.end_offsets()[t];
     holders
         .iter()
-        .map(|&c| {
-            if work.caught_up(c, t) {
-                0
-            } else {
-                work.lag(c, t).restore_records(end)
-            }
-        })
-        .fold(end, u64::min)
+        .map(|&c| restore_on(work, c, t))
+        .fold(work.state.end_offsets()[t], u64::min)
 }
 
 /// The records each client's restoring actives have left, ascending, with

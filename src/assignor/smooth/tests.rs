@@ -8,6 +8,11 @@ fn id(s: u32, p: u32) -> TaskId {
     TaskId::new(s, p)
 }
 
+/// The actives `plan` gives client `name`.
+fn actives(plan: &Plan, name: &str) -> BTreeSet<TaskId> {
+    plan.clients[&ClientId::new(name)].active.clone()
+}
+
 fn check(state: &ClusterState) -> Plan {
     let plan = Smooth.assign(state).unwrap();
     validate(state, &plan, Smooth.info().claims).unwrap();
@@ -112,14 +117,8 @@ fn a_crashed_clients_tasks_fail_over_to_caught_up_standbys() {
         .with_lag(id(0, 1), Lag::Records(0));
     let state = ClusterState::new(AssignmentConfig::default(), tasks, vec![b, c]).unwrap();
     let plan = check(&state);
-    assert_eq!(
-        plan.clients[&ClientId::new("b")].active,
-        [id(0, 0)].into_iter().collect()
-    );
-    assert_eq!(
-        plan.clients[&ClientId::new("c")].active,
-        [id(0, 1)].into_iter().collect()
-    );
+    assert_eq!(actives(&plan, "b"), [id(0, 0)].into_iter().collect());
+    assert_eq!(actives(&plan, "c"), [id(0, 1)].into_iter().collect());
 }
 
 #[test]
@@ -133,10 +132,7 @@ fn an_owner_back_without_its_store_gives_its_task_to_a_caught_up_standby() {
         .with_lag(id(0, 0), Lag::Records(0));
     let state = ClusterState::new(AssignmentConfig::default(), tasks, vec![a, b]).unwrap();
     let plan = check(&state);
-    assert_eq!(
-        plan.clients[&ClientId::new("b")].active,
-        [id(0, 0)].into_iter().collect()
-    );
+    assert_eq!(actives(&plan, "b"), [id(0, 0)].into_iter().collect());
 }
 
 #[test]
@@ -156,10 +152,7 @@ fn an_orphan_restores_where_it_waits_least_not_only_where_its_copy_is() {
     let b = Client::new("b", 2);
     let state = ClusterState::new(AssignmentConfig::default(), tasks, vec![a, b]).unwrap();
     let plan = check(&state);
-    assert_eq!(
-        plan.clients[&ClientId::new("b")].active,
-        [ids[2]].into_iter().collect()
-    );
+    assert_eq!(actives(&plan, "b"), [ids[2]].into_iter().collect());
 }
 
 #[test]
