@@ -94,11 +94,12 @@ impl ClusterState {
         &self.previous_containers
     }
 
-    /// The same state with the rate at which one replica restored its
-    /// changelog, in records per second, as the group leader observed it
-    /// between the last two rebalances (the lags it reported then and now;
-    /// none when the leader has no observation). A strategy may use it to
-    /// predict when warm-ups catch up.
+    /// The same state with the rate at which one client restored its
+    /// replicas' changelogs (standbys and warm-ups together: a client shares
+    /// its restore rate among them), in records per second, as the group
+    /// leader observed it between the last two rebalances (the lags it
+    /// reported then and now; none when the leader has no observation). A
+    /// strategy may use it to predict when warm-ups catch up.
     ///
     /// # Errors
     ///
@@ -115,7 +116,7 @@ impl ClusterState {
     }
 
     /// The restore rate the group leader observed, records per second per
-    /// replica ([`ClusterState::with_observed_restore_rate`]).
+    /// client ([`ClusterState::with_observed_restore_rate`]).
     pub fn observed_restore_rate(&self) -> Option<u64> {
         self.observed_restore_rate
     }

@@ -3,18 +3,22 @@
 //! from what a Kafka Streams leader sees: the lags members report at each
 //! rebalance and the time between rebalances.
 //!
-//! At a rebalance, every member's replica (standby or warm-up) of the plan
-//! in force whose reported lag fell from `L0` at the previous rebalance (the
-//! changelog's end offset then, if it reported none: it had no store) to
-//! `L1` now gives a sample `(L0 − L1) × 1000 / Δt_ms` records per second, rounded
-//! down (0 ignored). A replica still behind (`L1` above
-//! `acceptable_recovery_lag`) restored all that time: its sample is its
-//! rate. One that has caught up may have done so before now: its sample is
-//! only a lower bound, which can be far below the rate (a replica that
-//! caught up in the first minute of an hour): the leader keeps its previous
-//! observation instead. The observation is the largest sample of the
-//! replicas still behind; without one the leader keeps its previous
-//! observation (none before the first).
+//! A member restores at one rate, which its restoring replicas share (the
+//! simulator's physics, as a Kafka Streams instance's restore consumer
+//! reads for all its stores). At a rebalance, every member's replicas
+//! (standbys and warm-ups) of the plan in force restored `L0 − L1` records
+//! each, their lag at the previous rebalance (the changelog's end offset
+//! then, if it reported none: it had no store) less the lag now (nothing
+//! where the lag grew). When one of them is still behind (`L1` above
+//! `acceptable_recovery_lag`), the member restored replicas all that time:
+//! the sum over `Δt_ms`, `Σ (L0 − L1) × 1000 / Δt_ms` records per second
+//! rounded down, is its rate (0 ignored). A member whose replicas have all
+//! caught up may have done so long before now: its sum is only a lower
+//! bound, which can be far below the rate (replicas that caught up in the
+//! first minute of an hour), and the leader does not use it. The
+//! observation is the largest rate of the members with a replica still
+//! behind; without one the leader keeps its previous observation (none
+//! before the first).
 
 use std::collections::BTreeMap;
 
@@ -41,22 +45,30 @@ impl RateObserver {
         let lags = world.reported_lags();
         if let Some((then, before, ends)) = &self.last {
             let ms = u128::from(now.since(*then).get());
-            // (still behind, rate) of every sample.
-            // Every replica of the plan in force; one that reported no lag
-            // then had no store: its lag was the whole changelog.
-            let held = (0..world.clients.len())
-                .flat_map(|c| world.clients[c].replicas.iter().map(move |&t| (c, t)));
-            let samples: Vec<(bool, u64)> = held
-                .filter_map(|key| {
-                    let l0 = before.get(&key).copied().unwrap_or(ends[key.1]);
-                    let l1 = *lags.get(&key)?;
-                    let rate = (l1 < l0 && ms > 0).then(|| u128::from(l0 - l1) * 1000 / ms)?;
-                    Some((l1 > acceptable, u64::try_from(rate).unwrap_or(u64::MAX)))
-                })
-                .filter(|&(_, rate)| rate > 0)
-                .collect();
-            if let Some(exact) = samples.iter().filter(|s| s.0).map(|s| s.1).max() {
-                self.observed = Some(exact);
+            // Per member: the records its replicas of the plan in force
+            // restored (one that reported no lag then had no store: its lag
+            // was the whole changelog), and whether one is still behind.
+            let mut best: Option<u64> = None;
+            for (c, client) in world.clients.iter().enumerate() {
+                let mut records = 0u128;
+                let mut behind = false;
+                for &t in &client.replicas {
+                    let Some(&l1) = lags.get(&(c, t)) else {
+                        continue;
+                    };
+                    let l0 = before.get(&(c, t)).copied().unwrap_or(ends[t]);
+                    records += u128::from(l0.saturating_sub(l1));
+                    behind |= l1 > acceptable;
+                }
+                if behind && ms > 0 {
+                    let rate = u64::try_from(records * 1000 / ms).unwrap_or(u64::MAX);
+                    if rate > 0 {
+                        best = best.max(Some(rate));
+                    }
+                }
+            }
+            if best.is_some() {
+                self.observed = best;
             }
         }
         self.last = Some((now, lags, world.end_offsets()));

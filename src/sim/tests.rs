@@ -518,6 +518,17 @@ fn crash(at_ms: u64, client: &str) -> Event {
     }
 }
 
+/// `client` crashes at `at_ms` and loses its disk.
+fn lose_disk(at_ms: u64, client: &str) -> Event {
+    Event {
+        at_ms,
+        kind: EventKind::Crash {
+            client: client.into(),
+            lose_state: true,
+        },
+    }
+}
+
 fn restart(at_ms: u64, client: &str) -> Event {
     Event {
         at_ms,
@@ -707,6 +718,20 @@ struct Recording {
     seen: std::sync::Mutex<Vec<Seen>>,
 }
 
+/// Runs `s` under `strategy` with a crashed member noticed at once and one
+/// standby, and returns what the strategy was shown at each rebalance.
+fn seen_by(mut s: Scenario, strategy: &str) -> Vec<Seen> {
+    s.config.num_standby_replicas = 1;
+    s.cluster.session_timeout_ms = 0;
+    let recording = Recording {
+        inner: assignor::by_name(strategy).unwrap(),
+        seen: Default::default(),
+    };
+    let r = run(&s, &recording, 1).unwrap();
+    assert_eq!(r.outcome, Outcome::Completed);
+    recording.seen.into_inner().unwrap()
+}
+
 impl assignor::Assignor for Recording {
     fn info(&self) -> &'static assignor::StrategyInfo {
         self.inner.info()
@@ -741,32 +766,18 @@ impl assignor::Assignor for Recording {
 /// keeps 1,000.
 #[test]
 fn the_leader_observes_the_restore_rate_from_lags_between_rebalances() {
-    let mut s = scenario(
+    let s = scenario(
         3,
         vec![stateful(1, 600_000, 0)],
         vec![
-            Event {
-                at_ms: 600_000,
-                kind: EventKind::Crash {
-                    client: "c1".into(),
-                    lose_state: true,
-                },
-            },
+            lose_disk(600_000, "c1"),
             restart(700_000, "c1"),
             crash(1_000_000, "c1"),
             restart(2_000_000, "c1"),
             crash(2_500_000, "c1"),
         ],
     );
-    s.config.num_standby_replicas = 1;
-    s.cluster.session_timeout_ms = 0;
-    let recording = Recording {
-        inner: assignor::by_name("sticky").unwrap(),
-        seen: Default::default(),
-    };
-    let r = run(&s, &recording, 1).unwrap();
-    assert_eq!(r.outcome, Outcome::Completed);
-    let seen = recording.seen.into_inner().unwrap();
+    let seen = seen_by(s, "sticky");
     // At 0, 600, 700, 1,000, 2,000 and 2,500 s: c2's reported lag, the rate.
     let c2 = |lags: &[(String, Lag)]| lags.iter().find(|(c, _)| c == "c2").map(|(_, l)| *l);
     let got: Vec<(Option<Lag>, Option<u64>)> = seen.iter().map(|(r, l)| (c2(l), *r)).collect();
@@ -781,5 +792,35 @@ fn the_leader_observes_the_restore_rate_from_lags_between_rebalances() {
             (records(0), Some(1000)),
             (records(0), Some(1000)),
         ]
+    );
+}
+
+/// The observed rate is a member's: its replicas share its restore rate.
+/// Two tasks of 600,000 records without writes, one standby, two clients,
+/// crashes noticed at once, members restoring at 1,000 records/s. c1
+/// crashes without its disk at 600 s (c0 runs both tasks) and restarts at
+/// 700 s: kip441 gives it a replica of each, 600,000 behind. When c0
+/// crashes at 1,000 s, c1 reports 450,000 for each: 2 × 150,000 records in
+/// 300 s, 1,000 records/s, where each replica alone read 500.
+#[test]
+fn the_leader_observes_a_members_rate_over_all_its_replicas() {
+    let s = scenario(
+        2,
+        vec![stateful(2, 600_000, 0)],
+        vec![
+            lose_disk(600_000, "c1"),
+            restart(700_000, "c1"),
+            crash(1_000_000, "c0"),
+        ],
+    );
+    let seen = seen_by(s, "kip441");
+    let last = seen.last().expect("rebalances");
+    let lag = Lag::Records(450_000);
+    assert_eq!(
+        *last,
+        (
+            Some(1_000),
+            vec![("c1".to_string(), lag), ("c1".to_string(), lag)]
+        )
     );
 }

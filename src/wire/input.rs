@@ -32,8 +32,9 @@ pub(crate) struct StateDoc {
         skip_serializing_if = "Vec::is_empty"
     )]
     pub previous_containers: Vec<ContainerDoc>,
-    /// Records per second one replica restored, as the group leader observed
-    /// it: an integer `1 ..= 2^64 − 1`; absent or `null` when none.
+    /// Records per second one client restored into its replicas (standbys
+    /// and warm-ups together), as the group leader observed it: an integer
+    /// `1 ..= 2^64 − 1`; absent or `null` when none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub observed_restore_rate: Option<Number>,
 }

@@ -76,7 +76,7 @@ const EXPECTED: [(&str, &str); 10] = [
     ("learner-scale-in", "--++++-"),
     ("live-churn", "--+-++-"),
     ("live-scale-out", "-+--+++"),
-    ("rack-outage", "-+---+-"),
+    ("rack-outage", "-++-++-"),
     ("random-churn", "-+++-++"),
     ("rolling-bounce", "+++--+-"),
     ("scale-in", "--++++-"),

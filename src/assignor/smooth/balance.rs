@@ -23,19 +23,51 @@ pub(super) fn balance(work: &mut Work<'_>, holders: &[Vec<Cx>]) {
     }
 }
 
-/// The most loaded client above its upper bound and the least loaded below
-/// its upper bound; or, when none is above, the least loaded below its
-/// lower bound and the most loaded above its lower bound. Stuck donors are
-/// passed over.
+/// A receiver and its donor. The receiver: the least loaded client below
+/// its upper bound while some client is above its own, else the least
+/// loaded below its lower bound. The donor: of the clients that may give
+/// (above their upper bound, or above their lower bound when none is; not
+/// stuck), the one whose task the receiver has the least to restore
+/// ([`holding_donor`]: a client back from an outage takes back what it
+/// holds), else the most loaded.
 fn pair(work: &Work<'_>, stuck: &[bool]) -> Option<(Cx, Cx)> {
-    let over = work.most_loaded(|c| stuck[c] || work.count[c] <= work.bounds[c].1);
-    if let Some(d) = over {
-        let r = work.least_loaded(|c| c == d || work.count[c] >= work.bounds[c].1)?;
-        return Some((d, r));
-    }
-    let r = work.least_loaded(|c| work.count[c] >= work.bounds[c].0)?;
-    let d = work.most_loaded(|c| stuck[c] || c == r || work.count[c] <= work.bounds[c].0)?;
-    Some((d, r))
+    let over = |c: Cx| work.count[c] > work.bounds[c].1;
+    let above_upper = work.most_loaded(|c| stuck[c] || !over(c)).is_some();
+    let receiver = if above_upper {
+        work.least_loaded(|c| work.count[c] >= work.bounds[c].1)?
+    } else {
+        work.least_loaded(|c| work.count[c] >= work.bounds[c].0)?
+    };
+    let may_give = |c: Cx| {
+        c != receiver
+            && !stuck[c]
+            && if above_upper {
+                over(c)
+            } else {
+                work.count[c] > work.bounds[c].0
+            }
+    };
+    let donor =
+        holding_donor(work, receiver, &may_give).or_else(|| work.most_loaded(|c| !may_give(c)))?;
+    Some((donor, receiver))
+}
+
+/// The client `may_give` accepts that runs the stateful task `receiver`
+/// has the least to restore of (by its lag reports; no warm-up yet): the
+/// cheapest move. O(the receiver's lag reports).
+fn holding_donor(work: &Work<'_>, receiver: Cx, may_give: &dyn Fn(Cx) -> bool) -> Option<Cx> {
+    let state = work.state;
+    state.clients()[receiver]
+        .lags
+        .iter()
+        .filter_map(|(id, lag)| {
+            let t = state.task_position(*id)?;
+            let owner = work.owner[t]?;
+            let wanted = state.stateful_flags()[t] && work.warmup[t].is_none() && may_give(owner);
+            wanted.then(|| (lag.restore_records(state.end_offsets()[t]), t, owner))
+        })
+        .min()
+        .map(|(_, _, owner)| owner)
 }
 
 /// Moves one of `donor`'s stateful actives to any client that is caught up

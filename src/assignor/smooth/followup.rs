@@ -1,7 +1,9 @@
 //! When to ask for the next rebalance: when the slowest warm-up is predicted
 //! to have caught up.
 
-use super::work::Work;
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::work::{Cx, Tx, Work};
 
 /// The measuring rebalance asked for when the leader has observed no
 /// restore rate yet: a minute, by which the warm-ups are part-way.
@@ -10,24 +12,29 @@ pub(super) const MEASURE_MS: u64 = 60_000;
 /// How many probing intervals the follow-up may wait at most.
 pub(super) const MAX_INTERVALS: u64 = 4;
 
-/// The follow-up delay, in ms: none without warm-ups; with them, the
-/// slowest warm-up's lag over the observed restore rate, plus a tenth and a
-/// second (lags are reported, not live), at most [`MAX_INTERVALS`] probing
-/// intervals: the prediction replaces the fixed interval. When no rate was
-/// observed: [`MEASURE_MS`] (or the probing interval, if shorter), unless
-/// warm-ups of the previous plan are still restoring, whose progress the
-/// leader would have observed had there been any (a changelog written
-/// faster than it restores, or a front that observes no rates, such as the
-/// Kafka Streams adapter today): then the probing interval, as Kafka probes.
-pub(super) fn deadline(work: &Work<'_>) -> Option<u64> {
+/// The follow-up delay, in ms: none without warm-ups; with them, when the
+/// slowest warm-up is predicted to have caught up ([`records_ahead`]: its
+/// client restores its actives first, then shares its rate among its
+/// replicas) at the observed restore rate, plus a tenth and a second (lags
+/// are reported, not live), at most [`MAX_INTERVALS`] probing intervals: the
+/// prediction replaces the fixed interval. When no rate was observed:
+/// [`MEASURE_MS`] (or the probing interval, if shorter), unless warm-ups of
+/// the previous plan are still restoring, whose progress the leader would
+/// have observed had there been any (a changelog written faster than it
+/// restores, or a front that observes no rates): then the probing interval,
+/// as Kafka probes. `standby`: each client's standbys in the plan.
+pub(super) fn deadline(work: &Work<'_>, standby: &[BTreeSet<Tx>]) -> Option<u64> {
     let config = work.state.config();
     let interval = config.probing_rebalance_interval_ms;
-    let end_offsets = work.state.end_offsets();
-    let slowest = work
-        .warmup
+    let mut warmups: BTreeMap<Cx, Vec<Tx>> = BTreeMap::new();
+    for (t, w) in work.warmup.iter().enumerate() {
+        if let Some(c) = *w {
+            warmups.entry(c).or_default().push(t);
+        }
+    }
+    let slowest = warmups
         .iter()
-        .enumerate()
-        .filter_map(|(t, w)| w.map(|c| work.lag(c, t).restore_records(end_offsets[t])))
+        .map(|(&c, tasks)| records_ahead(work, c, tasks, &standby[c]))
         .max()?;
     let Some(rate) = work.state.observed_restore_rate() else {
         let measured_before = work
@@ -41,11 +48,35 @@ pub(super) fn deadline(work: &Work<'_>) -> Option<u64> {
             MEASURE_MS.min(interval)
         });
     };
-    let ms = u128::from(slowest) * 1000 / u128::from(rate.max(1));
+    let ms = slowest * 1000 / u128::from(rate.max(1));
     let padded = ms + ms / 10 + 1000;
     Some(
         u64::try_from(padded)
             .unwrap_or(u64::MAX)
             .min(interval.saturating_mul(MAX_INTERVALS)),
     )
+}
+
+/// Records client `c` reads before the slowest of its warm-ups `warmups`
+/// (not empty) has caught up: everything its actives have left to restore
+/// (they take the client's rate first), then, its replicas sharing the rate
+/// equally, `min(x, w)` of each replica with `x` left, where `w` is what
+/// that warm-up reads to come within `acceptable_recovery_lag`. `standby`:
+/// its standbys. O(its actives and replicas).
+fn records_ahead(work: &Work<'_>, c: Cx, warmups: &[Tx], standby: &BTreeSet<Tx>) -> u128 {
+    let end_offsets = work.state.end_offsets();
+    let acceptable = u128::from(work.state.config().acceptable_recovery_lag);
+    let left = |t: Tx| u128::from(work.lag(c, t).restore_records(end_offsets[t]));
+    let slowest = warmups
+        .iter()
+        .map(|&t| left(t).saturating_sub(acceptable))
+        .max()
+        .unwrap_or(0);
+    let actives: u128 = work.stateful_on[c].iter().map(|&t| left(t)).sum();
+    let shared: u128 = standby
+        .iter()
+        .chain(warmups)
+        .map(|&t| left(t).min(slowest))
+        .sum();
+    actives + shared
 }

@@ -18,7 +18,9 @@
 //!    stateless ones to the least loaded client (`actives`).
 //! 2. **Balance by the cheapest moves** (`balance`), towards every client
 //!    holding ⌊T·k/K⌋ to ⌈T·k/K⌉ of all T actives (k its threads, K all
-//!    threads), the most loaded client giving to the least loaded: a
+//!    threads), the least loaded client receiving from the client running
+//!    the stateful task it holds the cheapest copy of, else from the most
+//!    loaded: a
 //!    stateless active moves at once (it only pauses for the rebalance); a
 //!    stateful one moves at once only to a client caught up on it; otherwise
 //!    the receiver gets a warm-up (at most `max_warmup_replicas` in all),
@@ -32,10 +34,11 @@
 //!    clients⌉ + 1 on one client: no pile-up on the lowest id.
 //! 4. **The follow-up when the warm-ups are due** (`followup`): with
 //!    warm-ups, the plan asks for a rebalance when the slowest is predicted
-//!    to have caught up: its lag over the restore rate the group leader
+//!    to have caught up at the client restore rate the group leader
 //!    observed between the last two rebalances
-//!    ([`ClusterState::observed_restore_rate`]), plus a tenth and a second,
-//!    at most `probing_rebalance_interval_ms`. Without an observation it asks
+//!    ([`ClusterState::observed_restore_rate`]), its client restoring its
+//!    actives first and sharing the rate among its replicas, plus a tenth
+//!    and a second, at most four probing intervals. Without an observation it asks
 //!    for a short measuring rebalance (a minute, or the probing interval if
 //!    shorter), at which the warm-ups are part-way and the leader observes
 //!    their rate. Without warm-ups it asks for nothing.
@@ -146,11 +149,11 @@ impl Assignor for Smooth {
                 plans[w].warmup.insert(ids[t]);
             }
         }
-        for (c, tasks) in standby.into_iter().enumerate() {
-            plans[c].standby = tasks.into_iter().map(|t| ids[t]).collect::<BTreeSet<_>>();
+        for (c, tasks) in standby.iter().enumerate() {
+            plans[c].standby = tasks.iter().map(|&t| ids[t]).collect::<BTreeSet<_>>();
         }
         let mut plan = plan_of(state, NAME, plans);
-        plan.followup_rebalance_ms = followup::deadline(&work);
+        plan.followup_rebalance_ms = followup::deadline(&work, &standby);
         Ok(plan)
     }
 }

@@ -34,10 +34,11 @@ fn a_newcomer_gets_stateless_tasks_at_once_and_warm_ups_for_the_rest() {
     for &t in &stateful {
         a = a.with_lag(t, Lag::Running);
     }
-    // b holds part of 0_3 (a standby copy 300,000 behind).
+    // b holds part of 0_3 (a standby copy 300,000 behind). One standby each.
     let b = Client::new("b", 1).with_lag(id(0, 3), Lag::Records(300_000));
     let config = AssignmentConfig {
         max_warmup_replicas: 1,
+        num_standby_replicas: 1,
         ..AssignmentConfig::default()
     };
     let state = ClusterState::new(config, tasks, vec![a, b])
@@ -49,8 +50,16 @@ fn a_newcomer_gets_stateless_tasks_at_once_and_warm_ups_for_the_rest() {
     assert_eq!(b.active, stateless.iter().copied().collect());
     // One warm-up (the budget), of the task b has least to restore.
     assert_eq!(b.warmup, [id(0, 3)].into_iter().collect());
-    // 300,000 records at 10,000/s: 30 s, plus 3 s and 1 s.
-    assert_eq!(plan.followup_rebalance_ms, Some(34_000));
+    // b restores its warm-up beside the standbys of 0_0, 0_1 and 0_2 (a
+    // is the only other client), at 10,000 records/s shared among the four:
+    // the warm-up reads 300,000 − 10,000 (acceptable) = 290,000 records to
+    // catch up, and meanwhile each standby reads as many. 1,160,000 records:
+    // 116 s, plus 11.6 s and 1 s.
+    assert_eq!(
+        plan.clients[&ClientId::new("b")].standby,
+        [id(0, 0), id(0, 1), id(0, 2)].into_iter().collect()
+    );
+    assert_eq!(plan.followup_rebalance_ms, Some(128_600));
 }
 
 /// Tasks 0_0 and 0_1 (1,000,000 records each), and client `a` running both.
@@ -153,6 +162,35 @@ fn an_orphan_restores_where_it_waits_least_not_only_where_its_copy_is() {
     let state = ClusterState::new(AssignmentConfig::default(), tasks, vec![a, b]).unwrap();
     let plan = check(&state);
     assert_eq!(actives(&plan, "b"), [ids[2]].into_iter().collect());
+}
+
+#[test]
+fn a_client_back_from_an_outage_warms_up_what_it_holds() {
+    // a runs 0_0..0_2, c runs 0_3..0_5, both above their share of 2; b is
+    // back with its copy of a's 0_0 500,000 records behind and nothing of
+    // c's. One warm-up: b takes back 0_0 from a, not a whole restore of one
+    // of c's tasks (c, with the higher id, would give first by load alone).
+    let ids: Vec<TaskId> = (0..6).map(|p| id(0, p)).collect();
+    let tasks = ids.iter().map(|&t| Task::stateful(t, 1_000_000)).collect();
+    let running = |name: &str, mine: &[TaskId]| {
+        mine.iter().fold(
+            Client::new(name, 1).with_previous_active(mine.iter().copied()),
+            |c, &t| c.with_lag(t, Lag::Running),
+        )
+    };
+    let a = running("a", &ids[..3]);
+    let b = Client::new("b", 1).with_lag(ids[0], Lag::Records(500_000));
+    let c = running("c", &ids[3..]);
+    let config = AssignmentConfig {
+        max_warmup_replicas: 1,
+        ..AssignmentConfig::default()
+    };
+    let state = ClusterState::new(config, tasks, vec![a, b, c]).unwrap();
+    let plan = check(&state);
+    assert_eq!(
+        plan.clients[&ClientId::new("b")].warmup,
+        [ids[0]].into_iter().collect()
+    );
 }
 
 #[test]

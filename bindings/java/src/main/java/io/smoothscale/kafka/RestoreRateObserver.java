@@ -14,10 +14,11 @@ import org.apache.kafka.streams.processor.assignment.ProcessId;
  * The restore rate the group leader observes between its rebalances, for strategies that predict when warm-ups
  * catch up ({@code smooth}). Kafka Streams gives an assignor the lags members report now; this remembers, for every
  * standby and warm-up of the plan it returned, the lag then (the changelog's end offset sum where the member had no
- * state), and at the next rebalance takes {@code (lag then − lag now) / time between} for the replicas still behind
- * ({@code acceptable.recovery.lag} or more records), records per second. The observation is the largest such sample;
- * without one the previous observation stands; a new leader starts with none. The same rule as the simulator's leader
- * ({@code docs/simulator.md}, "Lag reports").
+ * state). A member restores at one rate that its replicas share, so at the next rebalance each member whose replicas
+ * include one still behind ({@code acceptable.recovery.lag} or more records) gives a sample: what all its replicas
+ * restored, {@code Σ (lag then − lag now)}, over the time between, records per second. The observation is the largest
+ * sample; without one the previous observation stands; a new leader starts with none. The same rule as the
+ * simulator's leader ({@code docs/simulator.md}, "Lag reports").
  */
 final class RestoreRateObserver {
     private Instant last = null;
@@ -35,12 +36,21 @@ final class RestoreRateObserver {
                 if (state == null || ms <= 0) {
                     continue;
                 }
+                long restored = 0;
+                boolean behind = false;
                 for (final Map.Entry<TaskId, Long> replica : member.getValue().entrySet()) {
                     final long then = replica.getValue();
                     final long now1 = lagOrNegative(state, replica.getKey());
-                    if (now1 > acceptableRecoveryLag && now1 < then) {
-                        best = Math.max(best, perSecond(then - now1, ms));
+                    if (now1 < 0) {
+                        continue;
                     }
+                    if (now1 < then) {
+                        restored = Math.addExact(restored, then - now1);
+                    }
+                    behind |= now1 > acceptableRecoveryLag;
+                }
+                if (behind) {
+                    best = Math.max(best, perSecond(restored, ms));
                 }
             }
             if (best > 0) {
