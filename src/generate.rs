@@ -359,3 +359,36 @@ pub fn fed_back(state: &ClusterState, plan: &Plan) -> Result<ClusterState, Input
         .collect();
     ClusterState::new(state.config().clone(), state.tasks().to_vec(), clients)
 }
+
+/// Kafka's standby pile-up input: `n` stateful tasks of 1,000,000 records on
+/// `n` single-thread clients (`c0000`, …), client i running task `0_i`
+/// (previous active, reported running), one standby each, no copy caught up
+/// anywhere else. With `equal_lag`, every client also reports that lag for
+/// every other task; without, it reports nothing else.
+///
+/// # Errors
+/// None for `n` up to 10,000 (client ids have four digits).
+pub fn pile_up(n: u32, equal_lag: Option<u64>) -> Result<ClusterState, InputError> {
+    let ids: Vec<TaskId> = (0..n).map(|p| TaskId::new(0, p)).collect();
+    let tasks = ids.iter().map(|&t| Task::stateful(t, 1_000_000)).collect();
+    let clients = ids
+        .iter()
+        .enumerate()
+        .map(|(i, &own)| {
+            let mut client = Client::new(format!("c{i:04}"), 1)
+                .with_previous_active([own])
+                .with_lag(own, Lag::Running);
+            if let Some(lag) = equal_lag {
+                for &t in ids.iter().filter(|&&t| t != own) {
+                    client = client.with_lag(t, Lag::Records(lag));
+                }
+            }
+            client
+        })
+        .collect();
+    let config = AssignmentConfig {
+        num_standby_replicas: 1,
+        ..AssignmentConfig::default()
+    };
+    ClusterState::new(config, tasks, clients)
+}

@@ -238,6 +238,7 @@ pub(crate) mod fixtures {
                 backlog_twice_milli_ms: 2 * 30_000 * 60_000,
                 max_backlog_milli: 30_000,
                 max_replicas_per_client: 2,
+                tasks_lost_every_copy: 1,
                 final_members: 3,
                 // 1 task/thread for a quarter of 120 s, else 0: 0.25.
                 imbalance_milli_ms: 1000 * 30_000,
@@ -408,6 +409,7 @@ mod tests {
       "time_to_full_redundancy_s": null,
       "time_to_restores_done_s": 90.000,
       "max_replicas_per_client": 2,
+      "tasks_lost_every_copy": 1,
       "time_to_drain_s": 45.000,
       "backlog": {{
         "mean_records": 15,
@@ -465,6 +467,7 @@ mod tests {
       "time_to_full_redundancy_s": null,
       "time_to_restores_done_s": null,
       "max_replicas_per_client": 0,
+      "tasks_lost_every_copy": 0,
       "time_to_drain_s": null,
       "backlog": {{
         "mean_records": 0,

@@ -630,7 +630,9 @@ impl Run<'_> {
         self.world.clients[c].status = Status::CrashedMember;
         self.world.clients[c].leaving_since = None;
         if lose_state {
+            let lost: Vec<usize> = self.world.clients[c].stores.keys().copied().collect();
             self.world.clients[c].stores.clear();
+            self.count_lost_copies(&lost);
         }
         for t in self.world.clients[c].actives.clone() {
             self.world.set_state(t, ActiveState::Down, self.now);
@@ -652,7 +654,27 @@ impl Run<'_> {
         for t in self.world.clients[c].actives.clone() {
             self.world.set_state(t, ActiveState::Down, self.now);
         }
+        if status == Status::Gone {
+            let left: Vec<usize> = self.world.clients[c].stores.keys().copied().collect();
+            self.count_lost_copies(&left);
+        }
         true
+    }
+
+    /// Counts the tasks of `tasks` (whose stores were just deleted or left
+    /// with a client scaled in) of which no client that is in the group or
+    /// may come back holds a store any more.
+    fn count_lost_copies(&mut self, tasks: &[usize]) {
+        for &t in tasks {
+            let kept = self
+                .world
+                .clients
+                .iter()
+                .any(|c| c.status != Status::Gone && c.stores.contains_key(&t));
+            if !kept {
+                self.metrics.tasks_lost_every_copy += 1;
+            }
+        }
     }
 
     /// A crashed or bounced client comes back into the group.
@@ -796,14 +818,20 @@ impl Run<'_> {
         let delay = self.settings.state_cleanup_delay;
         let now = self.now;
         let due = |since: SimTime| since.checked_after(delay).is_some_and(|at| at <= now);
+        let mut deleted = Vec::new();
         for client in &mut self.world.clients {
             if client.status != Status::Member || !due(client.up_since) {
                 continue;
             }
-            client
-                .stores
-                .retain(|_, s| s.released_at.is_none_or(|at| !due(at)));
+            client.stores.retain(|&t, s| {
+                let keep = s.released_at.is_none_or(|at| !due(at));
+                if !keep {
+                    deleted.push(t);
+                }
+                keep
+            });
         }
+        self.count_lost_copies(&deleted);
     }
 
     /// The sample at now: the values at time 0, else the means over the

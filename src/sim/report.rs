@@ -194,6 +194,8 @@ pub struct Figures {
     pub time_to_restores_done_s: Option<Fixed>,
     /// The most standbys and warm-ups one member held at once.
     pub max_replicas_per_client: Fixed,
+    /// Times a stateful task lost every copy of its state.
+    pub tasks_lost_every_copy: Fixed,
     /// Seconds from the last event until no task has an input backlog for
     /// good; `None`: never.
     pub time_to_drain_s: Option<Fixed>,
@@ -282,6 +284,7 @@ impl Figures {
             time_to_full_redundancy_s: m.full_redundancy_ms.map(Fixed::seconds),
             time_to_restores_done_s: m.restores_done_ms.map(Fixed::seconds),
             max_replicas_per_client: int(m.max_replicas_per_client),
+            tasks_lost_every_copy: int(m.tasks_lost_every_copy),
             time_to_drain_s: m.drained_ms.map(Fixed::seconds),
             backlog_mean_records: Fixed::ratio(
                 m.backlog_twice_milli_ms,
@@ -355,6 +358,7 @@ impl Figures {
                 "max_replicas_per_client",
                 Some(self.max_replicas_per_client),
             ),
+            ("tasks_lost_every_copy", Some(self.tasks_lost_every_copy)),
             ("time_to_drain_s", self.time_to_drain_s),
             ("backlog.mean_records", self.backlog_mean_records),
             ("backlog.max_records", Some(self.backlog_max_records)),
@@ -520,6 +524,6 @@ mod tests {
             get("max_outage_s"),
             Some(Fixed::seconds(Millis::new(6_000)))
         );
-        assert_eq!(flat.len(), 37);
+        assert_eq!(flat.len(), 38);
     }
 }

@@ -63,6 +63,11 @@ pub struct RunMetrics {
     pub max_backlog_milli: u64,
     /// The most standbys and warm-ups one member held at any time.
     pub max_replicas_per_client: u64,
+    /// Times a stateful task lost every copy of its state: the last store
+    /// of it on a client that is in the group or may come back was deleted
+    /// (a disk lost, the state cleaner) or left with a client scaled in, so
+    /// whoever runs it next restores its whole changelog.
+    pub tasks_lost_every_copy: u64,
     /// Members of the group at the end (crashed clients not counted).
     pub final_members: u64,
     /// Σ over time of (max − min actives per thread) × 1000 × ms: divide by

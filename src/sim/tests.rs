@@ -78,6 +78,42 @@ fn an_outage_lasts_from_the_crash_to_caught_up() {
     assert_eq!(r.metrics.restored_active_records.get(), 600_000);
     assert_eq!(r.metrics.membership_rebalances, 1);
     assert_eq!(r.metrics.active_moves, 1);
+    // Its only copy was on c0's disk.
+    assert_eq!(r.metrics.tasks_lost_every_copy, 1);
+}
+
+/// A task loses every copy only when no client that may run it again keeps
+/// any of its state. One task on three clients; c0 (its active) loses its
+/// disk at 10 min: with one standby (on another client) nothing is lost,
+/// without standbys the task is. Two tasks on two clients without
+/// standbys, one each: when c1 is scaled in, its task's only store leaves
+/// with it.
+#[test]
+fn a_task_loses_every_copy_only_when_no_client_keeps_its_state() {
+    let mut s = scenario(
+        3,
+        vec![stateful(1, 600_000, 0)],
+        vec![lose_disk(600_000, "c0")],
+    );
+    s.config.num_standby_replicas = 1;
+    let r = run(&s, assignor::by_name("kip441").unwrap(), 1).unwrap();
+    assert_eq!(r.outcome, Outcome::Completed);
+    assert_eq!(r.metrics.tasks_lost_every_copy, 0);
+    s.config.num_standby_replicas = 0;
+    let r = run(&s, assignor::by_name("kip441").unwrap(), 1).unwrap();
+    assert_eq!(r.metrics.tasks_lost_every_copy, 1);
+    let mut s = scenario(
+        2,
+        vec![stateful(2, 600_000, 0)],
+        vec![Event {
+            at_ms: 600_000,
+            kind: EventKind::ScaleIn { count: 1 },
+        }],
+    );
+    s.config.num_standby_replicas = 0;
+    let r = run(&s, assignor::by_name("sticky").unwrap(), 1).unwrap();
+    assert_eq!(r.outcome, Outcome::Completed);
+    assert_eq!(r.metrics.tasks_lost_every_copy, 1);
 }
 
 /// `partitions` stateless tasks whose input arrives at `input_rate` records/s.

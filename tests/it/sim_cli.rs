@@ -159,6 +159,7 @@ fn summary_carries_version_hash_seed_and_every_metric() {
             "time_to_full_redundancy_s",
             "time_to_restores_done_s",
             "max_replicas_per_client",
+            "tasks_lost_every_copy",
             "time_to_drain_s",
             "backlog",
             "imbalance",

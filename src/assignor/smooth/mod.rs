@@ -31,7 +31,9 @@
 //!    `min(num_standby_replicas, clients − 1)` per stateful task on clients
 //!    holding a copy (caught up first, then the least to restore), the rest
 //!    on the clients with the fewest replicas, none beyond ⌈replicas /
-//!    clients⌉ + 1 on one client: no pile-up on the lowest id.
+//!    clients⌉ + 1 on one client: no pile-up on the lowest id. With
+//!    `rack_aware_assignment_tags`, first among clients whose tag values no
+//!    other copy of the task carries (KIP-708).
 //! 4. **The follow-up when the warm-ups are due** (`followup`): with
 //!    warm-ups, the plan asks for a rebalance when the slowest is predicted
 //!    to have caught up at the client restore rate the group leader
@@ -47,7 +49,7 @@
 //! Stateful and stateless tasks are balanced together, not each on its own
 //! (Kafka balances stateful tasks first): a client may run more stateless
 //! tasks and fewer stateful ones than another while each runs its share.
-//! Racks, client tags and resources are not read.
+//! Racks and resources are not read; client tags only for standbys.
 //!
 //! # Complexity
 //! With T tasks, C clients, L lag reports and M moves: O((T + L) log T) to
@@ -57,7 +59,9 @@
 //! into a sorted vector: O(T²) moved words at worst, when one client
 //! restores nearly every task); O(M · (C + L/C)) to balance (each move
 //! picks a pair from the index by load and scans the receiver's lag
-//! reports); O(T · (k + copies) log C) for standbys. Nothing is sized T × C.
+//! reports); O(T · (k + copies) log C) for standbys (with tag keys configured,
+//! a standby may scan every client for one in another zone: O(T · k · C) at
+//! worst). Nothing is sized T × C.
 //!
 //! # Claims
 //! Every task has one active; every stateful task has

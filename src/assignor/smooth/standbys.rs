@@ -1,13 +1,22 @@
 //! Standbys: `min(num_standby_replicas, clients − 1)` per stateful task, where
 //! the state already is (caught-up copies first, then the least left to
 //! restore), else on the client with the fewest replicas. A caught-up copy
-//! always stays (moving it buys nothing and costs a whole restore elsewhere,
-//! which would slow the warm-ups restoring there); a client takes a copy it
-//! must restore only while it has fewer than ⌈replicas / clients⌉ + 1
-//! replicas, and new ones go to the clients with the fewest, so standbys
-//! placed afresh never pile up on one client.
+//! stays (moving it buys nothing and costs a whole restore elsewhere, which
+//! would slow the warm-ups restoring there); a client takes a copy it must
+//! restore only while it has fewer than ⌈replicas / clients⌉ + 1 replicas,
+//! and new ones go to the clients with the fewest, so standbys placed afresh
+//! never pile up on one client.
+//!
+//! With `rack_aware_assignment_tags` configured, each standby goes first to a
+//! client whose values of those tags no other copy of the task (its active,
+//! warm-up and standbys chosen so far) carries, as Kafka's tag-aware standby
+//! assignor (KIP-708) does: a key stops counting once the task's copies use as
+//! many clients as the key has values. Only when no such client is left does a
+//! standby share a tag value, by the rules above.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
+
+use crate::model::ClusterState;
 
 use super::work::{Cx, Tx, Work};
 
@@ -22,6 +31,58 @@ impl Replicas {
         self.by_count.remove(&(self.count[c], c));
         self.count[c] += 1;
         self.by_count.insert((self.count[c], c));
+    }
+}
+
+/// The configured tag keys and how many values each takes over the clients.
+struct Zones<'a> {
+    state: &'a ClusterState,
+    values: BTreeMap<&'a str, usize>,
+}
+
+impl<'a> Zones<'a> {
+    fn new(state: &'a ClusterState) -> Zones<'a> {
+        let values = state
+            .config()
+            .rack_aware_assignment_tags
+            .iter()
+            .map(|key| {
+                let distinct: BTreeSet<&str> = state
+                    .clients()
+                    .iter()
+                    .filter_map(|client| client.tags.get(key).map(String::as_str))
+                    .collect();
+                (key.as_str(), distinct.len())
+            })
+            .collect();
+        Zones { state, values }
+    }
+
+    /// The tag values `used` occupy, of the keys they do not yet exhaust.
+    fn taken(&self, used: &[Cx]) -> BTreeSet<(&'a str, &'a str)> {
+        let mut taken = BTreeSet::new();
+        for (&key, &values) in &self.values {
+            if used.len() >= values {
+                continue;
+            }
+            for &c in used {
+                if let Some(value) = self.state.clients()[c].tags.get(key) {
+                    taken.insert((key, value.as_str()));
+                }
+            }
+        }
+        taken
+    }
+
+    /// Whether `c` carries none of the `taken` tag values.
+    fn apart(&self, c: Cx, taken: &BTreeSet<(&str, &str)>) -> bool {
+        taken.is_empty()
+            || !self.values.keys().any(|&key| {
+                self.state.clients()[c]
+                    .tags
+                    .get(key)
+                    .is_some_and(|value| taken.contains(&(key, value.as_str())))
+            })
     }
 }
 
@@ -42,22 +103,20 @@ pub(super) fn place(work: &Work<'_>, holders: &[Vec<Cx>]) -> Vec<BTreeSet<Tx>> {
         replicas.count[c] += 1;
     }
     replicas.by_count = (0..clients).map(|c| (replicas.count[c], c)).collect();
+    let zones = Zones::new(state);
     let stateful: Vec<Tx> = (0..state.tasks().len())
         .filter(|&t| state.stateful_flags()[t])
         .collect();
     let cap = (stateful.len() * k + work.warmups).div_ceil(clients) + 1;
     let end_offsets = state.end_offsets();
     for t in stateful {
-        let (owner, warm) = (work.owner[t], work.warmup[t]);
-        let free =
-            |c: Cx, chosen: &[Cx]| Some(c) != owner && Some(c) != warm && !chosen.contains(&c);
-        let wanted = k.min(clients - 1 - usize::from(warm.is_some()));
-        let mut chosen: Vec<Cx> = Vec::with_capacity(wanted);
+        let mut used: Vec<Cx> = work.owner[t].into_iter().chain(work.warmup[t]).collect();
+        let wanted = k.min(clients - used.len().max(1));
         // Where some of the state is: caught up first, then least to restore.
         let mut copies: Vec<(bool, u64, usize, Cx)> = holders[t]
             .iter()
             .copied()
-            .filter(|&c| free(c, &chosen))
+            .filter(|c| !used.contains(c))
             .map(|c| {
                 let restore = work.lag(c, t).restore_records(end_offsets[t]);
                 (!work.caught_up(c, t), restore, replicas.count[c], c)
@@ -65,24 +124,32 @@ pub(super) fn place(work: &Work<'_>, holders: &[Vec<Cx>]) -> Vec<BTreeSet<Tx>> {
             .filter(|&(stale, restore, _, _)| !stale || restore < end_offsets[t])
             .collect();
         copies.sort_unstable();
-        for (stale, _, _, c) in copies {
-            if chosen.len() == wanted {
-                break;
-            }
-            if !stale || replicas.count[c] < cap {
-                chosen.push(c);
-                replicas.add(c);
-            }
-        }
-        // The rest on the clients with the fewest replicas.
-        while chosen.len() < wanted {
-            let Some(&(_, c)) = replicas.by_count.iter().find(|&&(_, c)| free(c, &chosen)) else {
+        let standbys_before = used.len();
+        while used.len() - standbys_before < wanted {
+            let taken = zones.taken(&used);
+            let copy = |apart: bool| {
+                copies.iter().find(|&&(stale, _, _, c)| {
+                    !used.contains(&c)
+                        && (!stale || replicas.count[c] < cap)
+                        && (!apart || zones.apart(c, &taken))
+                })
+            };
+            let fewest = |apart: bool| {
+                replicas
+                    .by_count
+                    .iter()
+                    .find(|&&(_, c)| !used.contains(&c) && (!apart || zones.apart(c, &taken)))
+            };
+            let Some(c) = copy(true)
+                .map(|&(_, _, _, c)| c)
+                .or_else(|| fewest(true).map(|&(_, c)| c))
+                .or_else(|| copy(false).map(|&(_, _, _, c)| c))
+                .or_else(|| fewest(false).map(|&(_, c)| c))
+            else {
                 break;
             };
-            chosen.push(c);
+            used.push(c);
             replicas.add(c);
-        }
-        for c in chosen {
             standby[c].insert(t);
         }
     }

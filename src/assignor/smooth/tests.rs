@@ -195,28 +195,10 @@ fn a_client_back_from_an_outage_warms_up_what_it_holds() {
 
 #[test]
 fn standbys_with_equal_lags_do_not_pile_up() {
-    // 200 tasks × 200 clients, one previous active each, every client
-    // reporting the same lag for every task (no caught-up standby): Kafka's
-    // HATA puts nearly all standbys on the lowest id.
-    let n = 200u32;
-    let ids: Vec<TaskId> = (0..n).map(|p| id(0, p)).collect();
-    let tasks = ids.iter().map(|&t| Task::stateful(t, 1_000_000)).collect();
-    let clients = (0..n)
-        .map(|i| {
-            let mut c = Client::new(format!("c{i:03}"), 1).with_previous_active([ids[i as usize]]);
-            for (j, &t) in ids.iter().enumerate() {
-                if j != i as usize {
-                    c = c.with_lag(t, Lag::Records(500_000));
-                }
-            }
-            c
-        })
-        .collect();
-    let config = AssignmentConfig {
-        num_standby_replicas: 1,
-        ..AssignmentConfig::default()
-    };
-    let state = ClusterState::new(config, tasks, clients).unwrap();
+    // 200 tasks × 200 clients, each running one, every client reporting the
+    // same lag for every other task (no caught-up standby): Kafka's HATA puts
+    // nearly all standbys on the lowest id.
+    let state = crate::generate::pile_up(200, Some(500_000)).unwrap();
     let plan = check(&state);
     let most = plan
         .clients
@@ -225,6 +207,46 @@ fn standbys_with_equal_lags_do_not_pile_up() {
         .max()
         .unwrap();
     assert!(most <= 2, "{most} replicas on one client");
+}
+
+/// Where the standbys of 0_0 (active on a0, a caught-up copy on a1) go
+/// with `standbys` replicas and the zone tag configured or not: a0 and a1
+/// are in zone z1, b0 and b1 in z2.
+fn standby_holders(standbys: u32, tags: &[&str]) -> BTreeSet<String> {
+    let t = id(0, 0);
+    let client = |name: &str, zone: &str| Client::new(name, 1).with_tag("zone", zone);
+    let clients = vec![
+        client("a0", "z1")
+            .with_previous_active([t])
+            .with_lag(t, Lag::Running),
+        client("a1", "z1").with_lag(t, Lag::Records(0)),
+        client("b0", "z2"),
+        client("b1", "z2"),
+    ];
+    let config = AssignmentConfig {
+        num_standby_replicas: standbys,
+        rack_aware_assignment_tags: tags.iter().map(|s| s.to_string()).collect(),
+        ..AssignmentConfig::default()
+    };
+    let state = ClusterState::new(config, vec![Task::stateful(t, 1_000_000)], clients).unwrap();
+    let plan = check(&state);
+    assert_eq!(actives(&plan, "a0"), [t].into_iter().collect());
+    plan.clients
+        .iter()
+        .filter(|(_, p)| p.standby.contains(&t))
+        .map(|(c, _)| c.to_string())
+        .collect()
+}
+
+#[test]
+fn a_standby_keeps_its_copy_unless_a_zone_tag_asks_for_another_zone() {
+    let names = |names: &[&str]| names.iter().map(|s| s.to_string()).collect();
+    // Untagged, the caught-up copy in the active's zone stays.
+    assert_eq!(standby_holders(1, &[]), names(&["a1"]));
+    // With the zone tag (KIP-708), the standby goes to the other zone.
+    assert_eq!(standby_holders(1, &["zone"]), names(&["b0"]));
+    // Two standbys use both zones up; the second keeps the caught-up copy.
+    assert_eq!(standby_holders(2, &["zone"]), names(&["a1", "b0"]));
 }
 
 #[test]

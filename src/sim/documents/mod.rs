@@ -41,6 +41,7 @@
 //!       "time_to_full_redundancy_s": 0.000,
 //!       "time_to_restores_done_s": 0.000,
 //!       "max_replicas_per_client": 2,
+//!       "tasks_lost_every_copy": 0,     // last copies deleted or gone with a scaled-in client
 //!       "time_to_drain_s": 0.000,       // or null: a backlog never drained
 //!       "backlog": {"mean_records": 0, "max_records": 0},  // input not processed yet
 //!       "final_members": 3,             // members of the group at the end

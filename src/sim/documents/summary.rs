@@ -36,6 +36,7 @@ struct StrategyDoc<'a> {
     time_to_full_redundancy_s: Option<Num>,
     time_to_restores_done_s: Option<Num>,
     max_replicas_per_client: Num,
+    tasks_lost_every_copy: Num,
     time_to_drain_s: Option<Num>,
     backlog: BacklogDoc,
     final_members: Num,
@@ -152,6 +153,7 @@ impl<'a> StrategyDoc<'a> {
             time_to_full_redundancy_s: opt(f.time_to_full_redundancy_s),
             time_to_restores_done_s: opt(f.time_to_restores_done_s),
             max_replicas_per_client: Num(f.max_replicas_per_client),
+            tasks_lost_every_copy: Num(f.tasks_lost_every_copy),
             time_to_drain_s: opt(f.time_to_drain_s),
             backlog: BacklogDoc {
                 mean_records: opt(f.backlog_mean_records),

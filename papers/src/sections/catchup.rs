@@ -1,0 +1,127 @@
+//! Section 5: when warm-ups never catch up. The bundled scale-out with every
+//! stateful task writing faster and faster: time until assignment and data
+//! converged (the later of a settled plan and every restore done), against the write / restore ratio of a
+//! client in the balanced end state (its share of stateful replicas × a
+//! task's write rate, over a client's restore rate).
+
+use std::path::Path;
+
+use super::Paper;
+use crate::fmt::{self, opt};
+use crate::plot::{self, Chart, Corner, Kind};
+use crate::runs;
+
+/// A balanced client's writes to follow, as thousandths of its restore rate.
+const RATIOS_MILLI: [u64; 10] = [0, 200, 400, 500, 600, 700, 800, 900, 1000, 1100];
+const STRATEGIES: [&str; 3] = ["kip441", "kip441-learner", "smooth"];
+
+/// Runs the grid, draws the chart.
+///
+/// # Errors
+///
+/// A run that fails or a chart that cannot be drawn.
+pub fn section(root: &Path, paper: &mut Paper) -> Result<(), String> {
+    let base = runs::scenario(root, "scale-out")?;
+    let rate = base.cluster.restore_rate;
+    let stateful: u64 = base
+        .subtopologies
+        .iter()
+        .filter(|t| t.stateful)
+        .map(|t| u64::from(t.partitions))
+        .sum();
+    let replicas = stateful * (1 + u64::from(base.config.num_standby_replicas));
+    let clients_after = u64::from(base.cluster.clients)
+        + base
+            .events
+            .iter()
+            .map(|e| match e.kind {
+                smoothscale::sim::EventKind::ScaleOut { count } => u64::from(count),
+                _ => 0,
+            })
+            .sum::<u64>();
+    let per_client = replicas.div_ceil(clients_after);
+    let variants: Vec<_> = RATIOS_MILLI
+        .iter()
+        .map(|&r| {
+            let mut s = base.clone();
+            for t in s.subtopologies.iter_mut().filter(|t| t.stateful) {
+                t.write_rate = rate * r / 1000 / per_client;
+            }
+            s
+        })
+        .collect();
+    let jobs = runs::jobs(&variants, &runs::strategies(&STRATEGIES)?, None);
+    let done = runs::run_all(&jobs)?;
+    let mut chart = Chart::new(
+        "Scale-out 3 → 6 clients: convergence against write / restore rate",
+        "writes a balanced client follows / its restore rate",
+        "assignment and data converged after the scale-out (h)",
+    );
+    chart.legend = Corner::UpperLeft;
+    let mut rows = Vec::new();
+    let mut csv = String::from("write_over_restore,strategy,converged_s,converge_s,restores_done_s,probing_rebalances,unavailable_task_s\n");
+    let mut first_never: Vec<String> = Vec::new();
+    for (k, name) in STRATEGIES.iter().enumerate() {
+        let mut points = Vec::new();
+        for (i, r) in RATIOS_MILLI.iter().enumerate() {
+            let f = &done[i * STRATEGIES.len() + k].figures;
+            let ratio = *r as f64 / 1000.0;
+            let converged = runs::converged(f);
+            if let Some(c) = converged {
+                points.push((ratio, c.to_f64() / 3600.0));
+            } else if first_never.len() == k {
+                first_never.push(format!("{name} at {ratio:.2}"));
+            }
+            let o = |v: Option<smoothscale::sim::report::Fixed>| {
+                v.map_or(String::new(), |v| v.to_string())
+            };
+            csv.push_str(&format!(
+                "{ratio:.3},{name},{},{},{},{},{}\n",
+                o(converged),
+                o(f.time_to_converge_s),
+                o(f.time_to_restores_done_s),
+                f.rebalances.probing,
+                f.unavailable_task_s.total
+            ));
+            rows.push(vec![
+                format!("{ratio:.2}"),
+                (*name).to_string(),
+                opt(converged),
+                opt(f.time_to_converge_s),
+                opt(f.time_to_restores_done_s),
+                fmt::fixed(f.rebalances.probing),
+                fmt::fixed(f.unavailable_task_s.total),
+            ]);
+        }
+        if first_never.len() == k {
+            first_never.push(format!("{name} converged at every ratio"));
+        }
+        chart.add(name, plot::color(name, k), Kind::LinePoints, points);
+    }
+    paper.set("catchup.rate", fmt::int(rate));
+    paper.set("catchup.first_never", first_never.join(", "));
+    paper.set("catchup.per_client", per_client.to_string());
+    paper.set(
+        "catchup.before",
+        (replicas / u64::from(base.cluster.clients)).to_string(),
+    );
+    paper.set(
+        "catchup.table",
+        fmt::table(
+            &[
+                "write / restore",
+                "strategy",
+                "assignment and data converged (s)",
+                "plan settled (s)",
+                "restores done (s)",
+                "probing rebalances",
+                "unavailable (task-s)",
+            ],
+            2,
+            &rows,
+        ),
+    );
+    paper.figure("catchup", &chart)?;
+    paper.data("catchup", csv);
+    Ok(())
+}

@@ -1,0 +1,287 @@
+//! Section 3: the migration law. On the bundled scale-out (3 clients become
+//! 6), the probing rebalances and the time to converge against
+//! `max_warmup_replicas` × `probing_rebalance_interval`, at the scenario's
+//! restore rate and at half of it, beside the law
+//! ⌈moves / warm-ups⌉ × ⌈catch-up / interval⌉ × interval and the bandwidth
+//! bound moves × records / (newcomers × restore rate).
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use smoothscale::sim::{EventKind, Scenario};
+
+use super::{claim, Paper};
+use crate::fmt::{self, fixed, opt};
+use crate::plot::{self, Chart, Corner, Kind};
+use crate::runs;
+
+const WARMUPS: [u32; 4] = [1, 2, 4, 8];
+const INTERVALS_MIN: [u64; 3] = [1, 5, 10];
+const STRATEGIES: [&str; 2] = ["kip441", "smooth"];
+
+/// What the law needs of the scale-out.
+struct Shape {
+    moves: u64,
+    newcomers: u64,
+    records: u64,
+    write_rate: u64,
+}
+
+/// Each run's convergence (s), with the law and bound it is drawn against.
+#[derive(Default)]
+struct Seen {
+    /// By (rate label, strategy, interval in minutes, warm-ups).
+    converged: BTreeMap<(&'static str, &'static str, u64, u32), Option<f64>>,
+    /// The law by (rate label, interval, warm-ups).
+    law: BTreeMap<(&'static str, u64, u32), f64>,
+    /// The bandwidth bound by rate label.
+    bound: BTreeMap<&'static str, f64>,
+}
+
+impl Seen {
+    fn at(&self, label: &'static str, name: &'static str, interval: u64, w: u32) -> f64 {
+        self.converged
+            .get(&(label, name, interval, w))
+            .copied()
+            .flatten()
+            .unwrap_or(f64::INFINITY)
+    }
+
+    /// Checks what the captions of figures 1 and 2 say, and fills the slow
+    /// figure's ratios to the fast one.
+    fn check_and_set(&self, paper: &mut Paper) -> Result<(), String> {
+        let settings: Vec<(&'static str, u64, u32)> = ["fast", "slow"]
+            .into_iter()
+            .flat_map(|l| {
+                INTERVALS_MIN
+                    .into_iter()
+                    .flat_map(move |i| WARMUPS.map(|w| (l, i, w)))
+            })
+            .collect();
+        let kip = |l, i, w| self.at(l, "kip441", i, w);
+        let smooth = |l, i, w| self.at(l, "smooth", i, w);
+        claim(
+            "kip441 converges at every setting, above the law",
+            settings
+                .iter()
+                .all(|&(l, i, w)| kip(l, i, w).is_finite() && kip(l, i, w) > self.law[&(l, i, w)]),
+        )?;
+        claim(
+            "kip441's convergence falls from 1 to 2 to 4 warm-ups",
+            settings
+                .iter()
+                .filter(|&&(_, _, w)| w < 4)
+                .all(|&(l, i, w)| kip(l, i, 2 * w) < kip(l, i, w)),
+        )?;
+        claim(
+            "from 4 to 8 warm-ups kip441 no longer improves",
+            settings
+                .iter()
+                .filter(|&&(_, _, w)| w == 4)
+                .all(|&(l, i, _)| kip(l, i, 8) >= kip(l, i, 4)),
+        )?;
+        claim(
+            "kip441 stays above the bandwidth bound",
+            settings
+                .iter()
+                .all(|&(l, i, w)| kip(l, i, w) > self.bound[l]),
+        )?;
+        claim(
+            "smooth converges earlier than kip441 at every setting",
+            settings
+                .iter()
+                .all(|&(l, i, w)| smooth(l, i, w) < kip(l, i, w)),
+        )?;
+        for name in STRATEGIES {
+            let ratios: Vec<f64> = settings
+                .iter()
+                .filter(|&&(l, _, _)| l == "fast")
+                .map(|&(_, i, w)| self.at("slow", name, i, w) / self.at("fast", name, i, w))
+                .collect();
+            let low = ratios.iter().copied().fold(f64::INFINITY, f64::min);
+            let high = ratios.iter().copied().fold(0.0, f64::max);
+            paper.set(&format!("migration.{name}.slow_low"), fmt::num(low, 1));
+            paper.set(&format!("migration.{name}.slow_high"), fmt::num(high, 1));
+        }
+        Ok(())
+    }
+}
+
+fn shape(s: &Scenario) -> Result<Shape, String> {
+    let newcomers: u64 = s
+        .events
+        .iter()
+        .map(|e| match e.kind {
+            EventKind::ScaleOut { count } => u64::from(count),
+            _ => 0,
+        })
+        .sum();
+    let stateful: Vec<_> = s.subtopologies.iter().filter(|t| t.stateful).collect();
+    let first = stateful
+        .first()
+        .ok_or("scale-out has no stateful subtopology")?;
+    let tasks: u64 = stateful.iter().map(|t| u64::from(t.partitions)).sum();
+    let replicas = tasks * (1 + u64::from(s.config.num_standby_replicas));
+    let before = u64::from(s.cluster.clients);
+    let after = before + newcomers;
+    Ok(Shape {
+        moves: (replicas * newcomers).div_ceil(after),
+        newcomers,
+        records: first.state_records,
+        write_rate: first.write_rate,
+    })
+}
+
+/// Runs the grid, draws one chart per restore rate.
+///
+/// # Errors
+///
+/// A run that fails or a chart that cannot be drawn.
+pub fn section(root: &Path, paper: &mut Paper) -> Result<(), String> {
+    let base = runs::scenario(root, "scale-out")?;
+    let law = shape(&base)?;
+    let fast_rate = base.cluster.restore_rate;
+    let rates = [("fast", fast_rate), ("slow", fast_rate / 2)];
+    let mut variants = Vec::new();
+    for (_, rate) in rates {
+        for interval in INTERVALS_MIN {
+            for w in WARMUPS {
+                let mut s = base.clone();
+                s.duration_ms = 24 * 3_600_000;
+                s.cluster.restore_rate = rate;
+                s.config.max_warmup_replicas = w;
+                s.config.probing_rebalance_interval_ms = interval * 60_000;
+                variants.push((rate, interval, w, s));
+            }
+        }
+    }
+    let jobs = runs::jobs(
+        variants.iter().map(|(_, _, _, s)| s),
+        &runs::strategies(&STRATEGIES)?,
+        None,
+    );
+    let done = runs::run_all(&jobs)?;
+    let mut csv = String::from(
+        "restore_rate,interval_min,max_warmup_replicas,strategy,probing_rebalances,converged_s,law_s,bandwidth_bound_s\n",
+    );
+    let mut rows = Vec::new();
+    let mut charts = Vec::new();
+    let mut seen = Seen::default();
+    for (label, rate) in rates {
+        let catch_up = law.records as f64 / (rate - law.write_rate) as f64;
+        let bound = (law.moves * law.records) as f64 / (law.newcomers * rate) as f64;
+        let mut chart = Chart::new(
+            &format!(
+                "Scale-out 3 → 6 clients, restore {} records/s: convergence",
+                fmt::int(rate)
+            ),
+            "max_warmup_replicas (warm-ups at once)",
+            "assignment and data converged after the scale-out (h)",
+        );
+        chart.legend = Corner::UpperRight;
+        for (i, interval) in INTERVALS_MIN.iter().enumerate() {
+            let mut measured = Vec::new();
+            let mut predicted = Vec::new();
+            let mut smooth = Vec::new();
+            for w in WARMUPS {
+                let at = variants
+                    .iter()
+                    .position(|(r, iv, ww, _)| *r == rate && iv == interval && *ww == w)
+                    .ok_or("variant missing")?;
+                let interval_s = (interval * 60) as f64;
+                let rounds = law.moves.div_ceil(u64::from(w)) as f64;
+                let law_s = rounds * (catch_up / interval_s).ceil() * interval_s;
+                predicted.push((f64::from(w), law_s / 3600.0));
+                for (k, name) in STRATEGIES.iter().enumerate() {
+                    let d = &done[at * STRATEGIES.len() + k];
+                    let f = &d.figures;
+                    let converge = runs::converged(f);
+                    seen.converged
+                        .insert((label, *name, *interval, w), converge.map(|c| c.to_f64()));
+                    seen.law.insert((label, *interval, w), law_s);
+                    seen.bound.insert(label, bound);
+                    if let Some(c) = converge {
+                        let point = (f64::from(w), c.to_f64() / 3600.0);
+                        if *name == "kip441" {
+                            measured.push(point);
+                        } else {
+                            smooth.push(point);
+                        }
+                    }
+                    csv.push_str(&format!(
+                        "{rate},{interval},{w},{name},{},{},{law_s:.0},{bound:.0}\n",
+                        f.rebalances.probing,
+                        converge.map_or(String::new(), |c| c.to_string())
+                    ));
+                    rows.push(vec![
+                        fmt::int(rate),
+                        format!("{interval} min"),
+                        w.to_string(),
+                        (*name).to_string(),
+                        fixed(f.rebalances.probing),
+                        opt(converge),
+                        fmt::num(law_s, 0),
+                    ]);
+                }
+            }
+            let color = plot::color("", [2, 5, 6][i]);
+            chart.add(
+                &format!("kip441, probing every {interval} min"),
+                color,
+                Kind::LinePoints,
+                measured,
+            );
+            chart.add(
+                &format!("law, {interval} min"),
+                color,
+                Kind::Dashed,
+                predicted,
+            );
+            chart.add(
+                if i == 0 { "smooth (all intervals)" } else { "" },
+                plot::color("smooth", 0),
+                Kind::Points,
+                smooth,
+            );
+        }
+        chart.add(
+            "bandwidth bound",
+            plot::GREY,
+            Kind::Dashed,
+            vec![(1.0, bound / 3600.0), (8.0, bound / 3600.0)],
+        );
+        paper.set(&format!("migration.{label}.rate"), fmt::int(rate));
+        paper.set(
+            &format!("migration.{label}.catch_up"),
+            fmt::num(catch_up, 0),
+        );
+        paper.set(&format!("migration.{label}.bound"), fmt::num(bound, 0));
+        charts.push((label, chart));
+    }
+    paper.set("migration.moves", law.moves.to_string());
+    paper.set("migration.newcomers", law.newcomers.to_string());
+    paper.set("migration.records", fmt::int(law.records));
+    paper.set("migration.write_rate", fmt::int(law.write_rate));
+    paper.set(
+        "migration.table",
+        fmt::table(
+            &[
+                "restore rate (records/s)",
+                "probing interval",
+                "max_warmup_replicas",
+                "strategy",
+                "probing rebalances",
+                "assignment and data converged (s)",
+                "law (s)",
+            ],
+            4,
+            &rows,
+        ),
+    );
+    seen.check_and_set(paper)?;
+    for (label, chart) in charts {
+        paper.figure(&format!("migration-{label}"), &chart)?;
+    }
+    paper.data("migration", csv);
+    Ok(())
+}

@@ -1,0 +1,87 @@
+//! Section 8: speed, from measured inputs no deterministic command repeats:
+//! `data/speed-strategies.csv` (criterion medians of every strategy on the
+//! `smoothscale generate` presets) and `data/speed-kafka.md` (the Java
+//! side-by-side benchmark against Kafka's own assignor), both written by
+//! `papers/measure-speed`.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use smoothscale::assignor;
+use smoothscale::generate;
+
+use super::{read_data, Paper};
+use crate::fmt;
+use crate::plot::{self, Chart, Corner, Kind};
+
+const WRITTEN_BY: &str = "papers/measure-speed";
+
+/// Fills the speed table and draws growth with size.
+///
+/// # Errors
+///
+/// Unreadable or malformed data, or a chart that cannot be drawn.
+pub fn section(root: &Path, paper: &mut Paper) -> Result<(), String> {
+    let csv = read_data(root, "speed-strategies.csv", WRITTEN_BY)?;
+    // (strategy, preset) -> median ms; the date of the measurement.
+    let mut medians: BTreeMap<(String, String), f64> = BTreeMap::new();
+    let mut measured = String::new();
+    for (n, line) in csv.lines().enumerate().skip(1) {
+        let bad = || format!("data/speed-strategies.csv line {}: {line:?}", n + 1);
+        let f: Vec<&str> = line.split(',').collect();
+        if f.len() != 4 {
+            return Err(bad());
+        }
+        medians.insert(
+            (f[0].to_string(), f[1].to_string()),
+            f[2].parse().map_err(|_| bad())?,
+        );
+        measured = f[3].to_string();
+    }
+    let presets = generate::presets();
+    let mut header = vec!["strategy".to_string()];
+    header.extend(presets.iter().map(|p| format!("`{}` (ms)", p.name)));
+    let mut names: Vec<&str> = vec!["floor"];
+    names.extend(assignor::all().iter().map(|s| s.info().name));
+    let mut rows = Vec::new();
+    let mut chart = Chart::new(
+        "Growth with size: 1,000 clients, sparse lags",
+        "stateful tasks",
+        "median time to assign (ms)",
+    );
+    chart.legend = Corner::UpperLeft;
+    for (i, name) in names.iter().enumerate() {
+        let mut row = vec![format!("`{name}`")];
+        for p in &presets {
+            row.push(
+                medians
+                    .get(&(name.to_string(), p.name.to_string()))
+                    .map_or_else(|| "–".to_string(), |ms| fmt::num(*ms, 3)),
+            );
+        }
+        rows.push(row);
+        let growth: Vec<(f64, f64)> = ["1000t_1000c", "10000t_1000c", "100000t_1000c"]
+            .iter()
+            .filter_map(|p| {
+                let spec = generate::preset(p)?;
+                let ms = medians.get(&(name.to_string(), p.to_string()))?;
+                Some((f64::from(spec.stateful), *ms))
+            })
+            .collect();
+        if growth.len() == 3 && *name != "optimal" {
+            chart.add(name, plot::color(name, i), Kind::LinePoints, growth);
+        }
+    }
+    let header: Vec<&str> = header.iter().map(String::as_str).collect();
+    paper.set("speed.table", fmt::table(&header, 1, &rows));
+    paper.set("speed.measured", measured);
+    let presets_text: Vec<String> = presets
+        .iter()
+        .map(|p| format!("`{}` ({})", p.name, p.about))
+        .collect();
+    paper.set("speed.presets", presets_text.join("; "));
+    paper.figure("speed-growth", &chart)?;
+    let kafka = read_data(root, "speed-kafka.md", WRITTEN_BY)?;
+    paper.set("speed.kafka", kafka.trim_end().to_string());
+    Ok(())
+}
