@@ -139,10 +139,11 @@ impl Queues {
 
 /// Records client `c` restores before running task `t`: none when caught up.
 fn restore_on(work: &Work<'_>, c: Cx, t: Tx) -> u64 {
-    if work.caught_up(c, t) {
+    let lag = work.lag(c, t);
+    if lag.is_caught_up(work.state.config().acceptable_recovery_lag) {
         0
     } else {
-        work.lag(c, t).restore_records(work.state.end_offsets()[t])
+        lag.restore_records(work.state.end_offsets()[t])
     }
 }
 

@@ -109,6 +109,7 @@ pub(super) fn place(work: &Work<'_>, holders: &[Vec<Cx>]) -> Vec<BTreeSet<Tx>> {
         .collect();
     let cap = (stateful.len() * k + work.warmups).div_ceil(clients) + 1;
     let end_offsets = state.end_offsets();
+    let acceptable = state.config().acceptable_recovery_lag;
     for t in stateful {
         let mut used: Vec<Cx> = work.owner[t].into_iter().chain(work.warmup[t]).collect();
         let wanted = k.min(clients - used.len().max(1));
@@ -118,8 +119,9 @@ pub(super) fn place(work: &Work<'_>, holders: &[Vec<Cx>]) -> Vec<BTreeSet<Tx>> {
             .copied()
             .filter(|c| !used.contains(c))
             .map(|c| {
-                let restore = work.lag(c, t).restore_records(end_offsets[t]);
-                (!work.caught_up(c, t), restore, replicas.count[c], c)
+                let lag = work.lag(c, t);
+                let restore = lag.restore_records(end_offsets[t]);
+                (!lag.is_caught_up(acceptable), restore, replicas.count[c], c)
             })
             .filter(|&(stale, restore, _, _)| !stale || restore < end_offsets[t])
             .collect();
