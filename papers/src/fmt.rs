@@ -18,6 +18,11 @@ pub fn opt(value: Option<Fixed>) -> String {
     value.map_or_else(|| "never".to_string(), fixed)
 }
 
+/// An optional figure as a CSV cell: empty when absent.
+pub fn cell(value: Option<Fixed>) -> String {
+    value.map_or_else(String::new, |v| v.to_string())
+}
+
 /// An integer with thousands separators.
 pub fn int(value: u64) -> String {
     group(&value.to_string())

@@ -4,7 +4,7 @@
 //! no deterministic command can repeat).
 //!
 //! ```text
-//! cargo run --release -p smoothscale-paper                 # rewrite papers/ (a few minutes)
+//! cargo run --release -p smoothscale-paper                 # rewrite papers/ (about 70 s on 2 cores)
 //! cargo run --release -p smoothscale-paper -- --check      # fail if papers/ differs
 //! cargo run --release -p smoothscale-paper -- --check --fast
 //! ```

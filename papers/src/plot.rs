@@ -2,8 +2,8 @@
 //! labels), a legend inside the area, and series drawn as lines, dashed
 //! lines (predictions and bounds), markers, steps (distribution functions)
 //! or shaded bands (confidence bands). A strategy has the same colour in
-//! every chart (its place in the registry, Paul Tol's muted palette, black
-//! for `smooth`), as in the charts `smoothscale simulate` writes.
+//! every chart, the one `smoothscale simulate`'s charts give it
+//! (`smoothscale::sim::palette`).
 //!
 //! Plotters is built without fonts (`svg_backend` only): labels are SVG
 //! `<text>` in a generic sans-serif family, so the bytes do not depend on the
@@ -11,31 +11,16 @@
 
 use plotters::prelude::*;
 
-use smoothscale::assignor;
-
-/// Paul Tol's "muted" colours, then black.
-const PALETTE: [RGBColor; 10] = [
-    RGBColor(0x33, 0x22, 0x88),
-    RGBColor(0xCC, 0x66, 0x77),
-    RGBColor(0x11, 0x77, 0x33),
-    RGBColor(0xDD, 0xCC, 0x77),
-    RGBColor(0x88, 0xCC, 0xEE),
-    RGBColor(0x88, 0x22, 0x55),
-    RGBColor(0x44, 0xAA, 0x99),
-    RGBColor(0x99, 0x99, 0x33),
-    RGBColor(0xAA, 0x44, 0x99),
-    RGBColor(0x00, 0x00, 0x00),
-];
+use smoothscale::sim::palette;
 
 /// Grey, for bounds and predictions that belong to no strategy.
 pub const GREY: RGBColor = RGBColor(0x66, 0x66, 0x66);
 
-/// The colour of a strategy (by registry place), else of the `i`-th series.
+/// The colour of a strategy (by registry place, as in `smoothscale
+/// simulate`'s plots), else of the `i`-th series.
 pub fn color(strategy_or_index: &str, i: usize) -> RGBColor {
-    let place = assignor::all()
-        .iter()
-        .position(|s| s.info().name == strategy_or_index);
-    PALETTE[place.unwrap_or(i) % PALETTE.len()]
+    let (r, g, b) = palette::colour(palette::place(strategy_or_index).unwrap_or(i));
+    RGBColor(r, g, b)
 }
 
 /// How a series is drawn.

@@ -7,7 +7,7 @@ use rayon::prelude::*;
 
 use smoothscale::assignor::{self, Assignor};
 use smoothscale::sim::report::{Figures, Fixed};
-use smoothscale::sim::{self, RunResult, Scenario};
+use smoothscale::sim::{self, EventKind, RunResult, Scenario};
 
 /// One simulation to run.
 pub struct Job<'a> {
@@ -25,6 +25,38 @@ pub struct Done {
     pub result: RunResult,
     /// Its figures as `smoothscale simulate` reports them.
     pub figures: Figures,
+}
+
+impl Done {
+    /// Seconds after the last event until assignment and data converged: the
+    /// later of a settled, balanced plan and every restore done; `None` when
+    /// either never happened.
+    pub fn converged(&self) -> Option<Fixed> {
+        let m = &self.result.metrics;
+        Some(Fixed::seconds(m.converge_ms?.max(m.restores_done_ms?)))
+    }
+}
+
+/// Clients the scale-out events of `s` add.
+pub fn newcomers(s: &Scenario) -> u64 {
+    s.events
+        .iter()
+        .map(|e| match e.kind {
+            EventKind::ScaleOut { count } => u64::from(count),
+            _ => 0,
+        })
+        .sum()
+}
+
+/// Stateful replicas of `s`: each stateful task's active and standbys.
+pub fn stateful_replicas(s: &Scenario) -> u64 {
+    let tasks: u64 = s
+        .subtopologies
+        .iter()
+        .filter(|t| t.stateful)
+        .map(|t| u64::from(t.partitions))
+        .sum();
+    tasks * (1 + u64::from(s.config.num_standby_replicas))
 }
 
 /// Runs every job, in parallel; results in the jobs' order.
@@ -119,20 +151,4 @@ pub fn bundled(root: &Path) -> Result<Vec<String>, String> {
         .collect();
     names.sort();
     Ok(names)
-}
-
-/// Seconds after the last event until assignment and data converged: the
-/// later of a settled, balanced plan and every restore done; `None` when
-/// either never happened.
-pub fn converged(f: &Figures) -> Option<Fixed> {
-    match (f.time_to_converge_s, f.time_to_restores_done_s) {
-        (Some(a), Some(b)) => Some(
-            if a.scaled * 10u128.pow(b.decimals) >= b.scaled * 10u128.pow(a.decimals) {
-                a
-            } else {
-                b
-            },
-        ),
-        _ => None,
-    }
 }

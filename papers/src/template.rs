@@ -2,7 +2,7 @@
 //! the value a section computed. Nothing else in the text is a number the
 //! generator produced.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// The values a template is filled with, by key.
 #[derive(Default)]
@@ -29,7 +29,7 @@ impl Values {
 /// never uses (a figure computed and not reported is as wrong as one typed).
 pub fn fill(template: &str, values: &Values) -> Result<String, String> {
     let mut out = String::with_capacity(template.len() * 2);
-    let mut used = BTreeMap::new();
+    let mut used = BTreeSet::new();
     let mut missing = Vec::new();
     let mut rest = template;
     while let Some(start) = rest.find("{{") {
@@ -42,14 +42,18 @@ pub fn fill(template: &str, values: &Values) -> Result<String, String> {
         match values.0.get(key) {
             Some(v) => {
                 out.push_str(v);
-                used.insert(key.to_string(), ());
+                used.insert(key);
             }
             None => missing.push(key.to_string()),
         }
         rest = &after[end + 2..];
     }
     out.push_str(rest);
-    let unused: Vec<&String> = values.0.keys().filter(|k| !used.contains_key(*k)).collect();
+    let unused: Vec<&String> = values
+        .0
+        .keys()
+        .filter(|k| !used.contains(k.as_str()))
+        .collect();
     if !missing.is_empty() || !unused.is_empty() {
         return Err(format!(
             "papers/template.md: keys without a value: {missing:?}; values the text never uses: {unused:?}"

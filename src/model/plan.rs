@@ -69,4 +69,13 @@ impl Plan {
     pub fn warmup_count(&self) -> usize {
         self.clients.values().map(|c| c.warmup.len()).sum()
     }
+
+    /// The client holding the most replicas (standbys and warm-ups), the
+    /// lowest id among equals, and how many; `None` without clients.
+    pub fn most_replicas(&self) -> Option<(&ClientId, usize)> {
+        self.clients
+            .iter()
+            .map(|(id, c)| (id, c.standby.len() + c.warmup.len()))
+            .max_by(|a, b| a.1.cmp(&b.1).then(b.0.cmp(a.0)))
+    }
 }

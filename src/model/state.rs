@@ -1,6 +1,6 @@
 //! [`ClusterState`]: everything an assignor sees, valid by construction.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use super::config::{MAX_TAG_KEYS, MAX_TAG_KEY_LEN, MAX_TAG_VALUE_LEN};
 use super::error::{quote, ECHO_MAX_CHARS};
@@ -170,6 +170,15 @@ impl ClusterState {
             .binary_search_by(|c| c.id.cmp(id))
             .ok()
             .map(|i| &self.clients[i])
+    }
+
+    /// The distinct values the clients carry for the tag `key` (a client
+    /// without the tag carries none).
+    pub fn tag_values(&self, key: &str) -> BTreeSet<&str> {
+        self.clients
+            .iter()
+            .filter_map(|client| client.tags.get(key).map(String::as_str))
+            .collect()
     }
 
     /// The lag of `client` on stateful `task`: the reported lag, or the task's

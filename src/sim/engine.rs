@@ -630,9 +630,8 @@ impl Run<'_> {
         self.world.clients[c].status = Status::CrashedMember;
         self.world.clients[c].leaving_since = None;
         if lose_state {
-            let lost: Vec<usize> = self.world.clients[c].stores.keys().copied().collect();
-            self.world.clients[c].stores.clear();
-            self.count_lost_copies(&lost);
+            let lost = std::mem::take(&mut self.world.clients[c].stores);
+            self.metrics.tasks_lost_every_copy += self.world.last_copies(lost.into_keys());
         }
         for t in self.world.clients[c].actives.clone() {
             self.world.set_state(t, ActiveState::Down, self.now);
@@ -655,26 +654,10 @@ impl Run<'_> {
             self.world.set_state(t, ActiveState::Down, self.now);
         }
         if status == Status::Gone {
-            let left: Vec<usize> = self.world.clients[c].stores.keys().copied().collect();
-            self.count_lost_copies(&left);
+            let left = self.world.clients[c].stores.keys().copied();
+            self.metrics.tasks_lost_every_copy += self.world.last_copies(left);
         }
         true
-    }
-
-    /// Counts the tasks of `tasks` (whose stores were just deleted or left
-    /// with a client scaled in) of which no client that is in the group or
-    /// may come back holds a store any more.
-    fn count_lost_copies(&mut self, tasks: &[usize]) {
-        for &t in tasks {
-            let kept = self
-                .world
-                .clients
-                .iter()
-                .any(|c| c.status != Status::Gone && c.stores.contains_key(&t));
-            if !kept {
-                self.metrics.tasks_lost_every_copy += 1;
-            }
-        }
     }
 
     /// A crashed or bounced client comes back into the group.
@@ -831,7 +814,7 @@ impl Run<'_> {
                 keep
             });
         }
-        self.count_lost_copies(&deleted);
+        self.metrics.tasks_lost_every_copy += self.world.last_copies(deleted);
     }
 
     /// The sample at now: the values at time 0, else the means over the

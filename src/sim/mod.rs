@@ -15,6 +15,7 @@ pub mod documents;
 mod duration;
 mod engine;
 pub mod overrides;
+pub mod palette;
 mod perturb;
 mod physics;
 pub mod report;

@@ -105,10 +105,7 @@ fn a_task_loses_every_copy_only_when_no_client_keeps_its_state() {
     let mut s = scenario(
         2,
         vec![stateful(2, 600_000, 0)],
-        vec![Event {
-            at_ms: 600_000,
-            kind: EventKind::ScaleIn { count: 1 },
-        }],
+        vec![at(600_000, EventKind::ScaleIn { count: 1 })],
     );
     s.config.num_standby_replicas = 0;
     let r = run(&s, assignor::by_name("sticky").unwrap(), 1).unwrap();
@@ -141,10 +138,7 @@ fn both_replaced(newcomers: u32) -> Scenario {
             lose_state: true,
         },
     };
-    let join = Event {
-        at_ms: 60_000,
-        kind: EventKind::ScaleOut { count: newcomers },
-    };
+    let join = at(60_000, EventKind::ScaleOut { count: newcomers });
     let mut s = scenario(
         2,
         vec![stateful(2, 300_000, 0)],
@@ -175,10 +169,7 @@ fn kip441_keeps_tasks_available_on_scale_out() {
     let mut s = scenario(
         3,
         vec![stateful(12, 200_000, 100)],
-        vec![Event {
-            at_ms: 600_000,
-            kind: EventKind::ScaleOut { count: 3 },
-        }],
+        vec![at(600_000, EventKind::ScaleOut { count: 3 })],
     );
     s.duration_ms = 4 * 3_600_000;
     s.config.num_standby_replicas = 1;
@@ -207,10 +198,7 @@ fn the_step_changes_no_metric_beyond_rounding() {
     let mut s = scenario(
         3,
         vec![stateful(12, 200_000, 100)],
-        vec![Event {
-            at_ms: 600_000,
-            kind: EventKind::ScaleOut { count: 3 },
-        }],
+        vec![at(600_000, EventKind::ScaleOut { count: 3 })],
     );
     s.duration_ms = 3 * 3_600_000;
     s.config.num_standby_replicas = 1;
@@ -283,10 +271,7 @@ fn a_warmup_chasing_fast_writes_catches_up_at_its_instant() {
     let mut s = scenario(
         1,
         vec![stateful(2, 1_000_000, 11_000)],
-        vec![Event {
-            at_ms: 600_000,
-            kind: EventKind::ScaleOut { count: 1 },
-        }],
+        vec![at(600_000, EventKind::ScaleOut { count: 1 })],
     );
     s.cluster.restore_rate = 1_000_000;
     s.config.num_standby_replicas = 0;
@@ -339,10 +324,7 @@ fn samples_average_their_interval() {
     let mut s = scenario(
         1,
         vec![stateless(2, 0)],
-        vec![Event {
-            at_ms: 60_000,
-            kind: EventKind::ScaleOut { count: 1 },
-        }],
+        vec![at(60_000, EventKind::ScaleOut { count: 1 })],
     );
     s.cluster.rebalance_pause_ms = 5_000;
     s.duration_ms = 180_000;
@@ -552,6 +534,11 @@ fn crash(at_ms: u64, client: &str) -> Event {
             lose_state: false,
         },
     }
+}
+
+/// An event of `kind` at `at_ms`.
+fn at(at_ms: u64, kind: EventKind) -> Event {
+    Event { at_ms, kind }
 }
 
 /// `client` crashes at `at_ms` and loses its disk.

@@ -252,6 +252,19 @@ impl World {
         i
     }
 
+    /// How many of `tasks` (whose stores were just deleted, or left with a
+    /// client scaled in) no client that is in the group or may come back
+    /// holds a store of any more: tasks that lost every copy of their state.
+    pub(crate) fn last_copies(&self, tasks: impl IntoIterator<Item = usize>) -> u64 {
+        let lost = tasks.into_iter().filter(|t| {
+            !self
+                .clients
+                .iter()
+                .any(|c| c.status != Status::Gone && c.stores.contains_key(t))
+        });
+        lost.count() as u64
+    }
+
     /// The client named `name`.
     pub(crate) fn client_named(&self, name: &str) -> Option<usize> {
         self.clients.iter().position(|c| c.name == name)

@@ -23,22 +23,8 @@ const STRATEGIES: [&str; 3] = ["kip441", "kip441-learner", "smooth"];
 pub fn section(root: &Path, paper: &mut Paper) -> Result<(), String> {
     let base = runs::scenario(root, "scale-out")?;
     let rate = base.cluster.restore_rate;
-    let stateful: u64 = base
-        .subtopologies
-        .iter()
-        .filter(|t| t.stateful)
-        .map(|t| u64::from(t.partitions))
-        .sum();
-    let replicas = stateful * (1 + u64::from(base.config.num_standby_replicas));
-    let clients_after = u64::from(base.cluster.clients)
-        + base
-            .events
-            .iter()
-            .map(|e| match e.kind {
-                smoothscale::sim::EventKind::ScaleOut { count } => u64::from(count),
-                _ => 0,
-            })
-            .sum::<u64>();
+    let replicas = runs::stateful_replicas(&base);
+    let clients_after = u64::from(base.cluster.clients) + runs::newcomers(&base);
     let per_client = replicas.div_ceil(clients_after);
     let variants: Vec<_> = RATIOS_MILLI
         .iter()
@@ -64,22 +50,20 @@ pub fn section(root: &Path, paper: &mut Paper) -> Result<(), String> {
     for (k, name) in STRATEGIES.iter().enumerate() {
         let mut points = Vec::new();
         for (i, r) in RATIOS_MILLI.iter().enumerate() {
-            let f = &done[i * STRATEGIES.len() + k].figures;
+            let d = &done[i * STRATEGIES.len() + k];
+            let f = &d.figures;
             let ratio = *r as f64 / 1000.0;
-            let converged = runs::converged(f);
+            let converged = d.converged();
             if let Some(c) = converged {
                 points.push((ratio, c.to_f64() / 3600.0));
             } else if first_never.len() == k {
                 first_never.push(format!("{name} at {ratio:.2}"));
             }
-            let o = |v: Option<smoothscale::sim::report::Fixed>| {
-                v.map_or(String::new(), |v| v.to_string())
-            };
             csv.push_str(&format!(
                 "{ratio:.3},{name},{},{},{},{},{}\n",
-                o(converged),
-                o(f.time_to_converge_s),
-                o(f.time_to_restores_done_s),
+                fmt::cell(converged),
+                fmt::cell(f.time_to_converge_s),
+                fmt::cell(f.time_to_restores_done_s),
                 f.rebalances.probing,
                 f.unavailable_task_s.total
             ));

@@ -132,12 +132,9 @@ fn pile_up(root: &Path, paper: &mut Paper) -> Result<(), String> {
         for state in &states {
             let plan = s.assign(state).map_err(|e| format!("{}: {e}", info.name))?;
             validate(state, &plan, info.claims).map_err(|e| format!("{}: {e:?}", info.name))?;
-            let (most, client) = plan
-                .clients
-                .iter()
-                .map(|(c, p)| (p.standby.len() + p.warmup.len(), c))
-                .max_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(a.1)))
-                .map_or((0, String::new()), |(m, c)| (m, c.to_string()));
+            let (client, most) = plan
+                .most_replicas()
+                .map_or((String::new(), 0), |(c, m)| (c.to_string(), m));
             if info.name == "kip441" && most > kip441_most {
                 kip441_most = most;
                 kip441_client = client;

@@ -62,14 +62,6 @@ pub fn section(root: &Path, paper: &mut Paper) -> Result<Headline, String> {
                     s.name.clone(),
                     d.result.strategy.clone(),
                     outcome.clone(),
-                    String::new(),
-                    String::new(),
-                    String::new(),
-                    String::new(),
-                    String::new(),
-                    String::new(),
-                    String::new(),
-                    String::new(),
                 ]);
                 csv.push_str(&format!(
                     "{},{},{outcome},,,,,,,,,,,,,,\n",
@@ -92,9 +84,6 @@ pub fn section(root: &Path, paper: &mut Paper) -> Result<Headline, String> {
                 opt(f.time_to_full_redundancy_s),
                 opt(f.time_to_converge_s),
             ]);
-            let o = |v: Option<smoothscale::sim::report::Fixed>| {
-                v.map_or(String::new(), |v| v.to_string())
-            };
             csv.push_str(&format!(
                 "{},{},{outcome},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
                 s.name,
@@ -102,15 +91,15 @@ pub fn section(root: &Path, paper: &mut Paper) -> Result<Headline, String> {
                 f.unavailable_task_s.first,
                 f.unavailable_task_s.second,
                 f.max_outage_s,
-                o(f.task_downtime.p99),
+                fmt::cell(f.task_downtime.p99),
                 f.recovery_records,
                 f.steady_replication_records,
                 r.membership,
                 r.probing,
                 r.caught_up,
-                o(f.time_to_full_availability_s),
-                o(f.time_to_full_redundancy_s),
-                o(f.time_to_converge_s),
+                fmt::cell(f.time_to_full_availability_s),
+                fmt::cell(f.time_to_full_redundancy_s),
+                fmt::cell(f.time_to_converge_s),
                 f.max_replicas_per_client,
                 f.tasks_lost_every_copy,
             ));

@@ -8,7 +8,7 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use smoothscale::sim::{EventKind, Scenario};
+use smoothscale::sim::Scenario;
 
 use super::{claim, Paper};
 use crate::fmt::{self, fixed, opt};
@@ -108,24 +108,15 @@ impl Seen {
 }
 
 fn shape(s: &Scenario) -> Result<Shape, String> {
-    let newcomers: u64 = s
-        .events
+    let newcomers = runs::newcomers(s);
+    let first = s
+        .subtopologies
         .iter()
-        .map(|e| match e.kind {
-            EventKind::ScaleOut { count } => u64::from(count),
-            _ => 0,
-        })
-        .sum();
-    let stateful: Vec<_> = s.subtopologies.iter().filter(|t| t.stateful).collect();
-    let first = stateful
-        .first()
+        .find(|t| t.stateful)
         .ok_or("scale-out has no stateful subtopology")?;
-    let tasks: u64 = stateful.iter().map(|t| u64::from(t.partitions)).sum();
-    let replicas = tasks * (1 + u64::from(s.config.num_standby_replicas));
-    let before = u64::from(s.cluster.clients);
-    let after = before + newcomers;
+    let after = u64::from(s.cluster.clients) + newcomers;
     Ok(Shape {
-        moves: (replicas * newcomers).div_ceil(after),
+        moves: (runs::stateful_replicas(s) * newcomers).div_ceil(after),
         newcomers,
         records: first.state_records,
         write_rate: first.write_rate,
@@ -151,15 +142,11 @@ pub fn section(root: &Path, paper: &mut Paper) -> Result<(), String> {
                 s.cluster.restore_rate = rate;
                 s.config.max_warmup_replicas = w;
                 s.config.probing_rebalance_interval_ms = interval * 60_000;
-                variants.push((rate, interval, w, s));
+                variants.push(s);
             }
         }
     }
-    let jobs = runs::jobs(
-        variants.iter().map(|(_, _, _, s)| s),
-        &runs::strategies(&STRATEGIES)?,
-        None,
-    );
+    let jobs = runs::jobs(&variants, &runs::strategies(&STRATEGIES)?, None);
     let done = runs::run_all(&jobs)?;
     let mut csv = String::from(
         "restore_rate,interval_min,max_warmup_replicas,strategy,probing_rebalances,converged_s,law_s,bandwidth_bound_s\n",
@@ -167,6 +154,8 @@ pub fn section(root: &Path, paper: &mut Paper) -> Result<(), String> {
     let mut rows = Vec::new();
     let mut charts = Vec::new();
     let mut seen = Seen::default();
+    // The runs of each variant, in the order the variants were made.
+    let mut variant_runs = done.chunks(STRATEGIES.len());
     for (label, rate) in rates {
         let catch_up = law.records as f64 / (rate - law.write_rate) as f64;
         let bound = (law.moves * law.records) as f64 / (law.newcomers * rate) as f64;
@@ -184,22 +173,17 @@ pub fn section(root: &Path, paper: &mut Paper) -> Result<(), String> {
             let mut predicted = Vec::new();
             let mut smooth = Vec::new();
             for w in WARMUPS {
-                let at = variants
-                    .iter()
-                    .position(|(r, iv, ww, _)| *r == rate && iv == interval && *ww == w)
-                    .ok_or("variant missing")?;
+                let runs_here = variant_runs.next().ok_or("a variant without runs")?;
                 let interval_s = (interval * 60) as f64;
                 let rounds = law.moves.div_ceil(u64::from(w)) as f64;
                 let law_s = rounds * (catch_up / interval_s).ceil() * interval_s;
                 predicted.push((f64::from(w), law_s / 3600.0));
-                for (k, name) in STRATEGIES.iter().enumerate() {
-                    let d = &done[at * STRATEGIES.len() + k];
+                seen.law.insert((label, *interval, w), law_s);
+                for (name, d) in STRATEGIES.iter().zip(runs_here) {
                     let f = &d.figures;
-                    let converge = runs::converged(f);
+                    let converge = d.converged();
                     seen.converged
                         .insert((label, *name, *interval, w), converge.map(|c| c.to_f64()));
-                    seen.law.insert((label, *interval, w), law_s);
-                    seen.bound.insert(label, bound);
                     if let Some(c) = converge {
                         let point = (f64::from(w), c.to_f64() / 3600.0);
                         if *name == "kip441" {
@@ -211,7 +195,7 @@ pub fn section(root: &Path, paper: &mut Paper) -> Result<(), String> {
                     csv.push_str(&format!(
                         "{rate},{interval},{w},{name},{},{},{law_s:.0},{bound:.0}\n",
                         f.rebalances.probing,
-                        converge.map_or(String::new(), |c| c.to_string())
+                        fmt::cell(converge)
                     ));
                     rows.push(vec![
                         fmt::int(rate),
@@ -250,6 +234,7 @@ pub fn section(root: &Path, paper: &mut Paper) -> Result<(), String> {
             Kind::Dashed,
             vec![(1.0, bound / 3600.0), (8.0, bound / 3600.0)],
         );
+        seen.bound.insert(label, bound);
         paper.set(&format!("migration.{label}.rate"), fmt::int(rate));
         paper.set(
             &format!("migration.{label}.catch_up"),

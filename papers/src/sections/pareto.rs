@@ -51,20 +51,17 @@ fn sweep(root: &Path) -> Result<String, String> {
     let mut csv = String::from(
         "max_warmup_replicas,interval_min,seed,strategy,completed,unavailable_task_s,converge_s\n",
     );
-    for (job, d) in jobs.iter().zip(&done) {
-        let (w, interval, _) = variants
-            .iter()
-            .find(|(_, _, s)| std::ptr::eq(s, job.scenario))
-            .ok_or("variant missing")?;
+    // The jobs run variant by variant, each variant's seeds and strategies together.
+    let per_variant = jobs.len() / variants.len();
+    for (i, (job, d)) in jobs.iter().zip(&done).enumerate() {
+        let (w, interval, _) = &variants[i / per_variant];
         csv.push_str(&format!(
             "{w},{interval},{},{},{},{},{}\n",
             job.seed,
             d.result.strategy,
             d.result.outcome == smoothscale::sim::Outcome::Completed,
             d.figures.unavailable_task_s.total,
-            d.figures
-                .time_to_converge_s
-                .map_or(String::new(), |c| c.to_string())
+            fmt::cell(d.figures.time_to_converge_s)
         ));
     }
     Ok(csv)

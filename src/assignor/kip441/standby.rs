@@ -91,24 +91,19 @@ pub(super) struct TagStats<'a> {
     state: &'a ClusterState,
     /// The configured tag keys.
     keys: BTreeSet<&'a str>,
-    /// For each tag key, the distinct values clients carry.
+    /// For each configured tag key, the distinct values clients carry.
     values: BTreeMap<&'a str, BTreeSet<&'a str>>,
 }
 
 impl<'a> TagStats<'a> {
     fn new(state: &'a ClusterState) -> TagStats<'a> {
-        let keys = state
+        let keys: BTreeSet<&str> = state
             .config()
             .rack_aware_assignment_tags
             .iter()
             .map(String::as_str)
             .collect();
-        let mut values: BTreeMap<&str, BTreeSet<&str>> = BTreeMap::new();
-        for client in state.clients() {
-            for (k, v) in &client.tags {
-                values.entry(k).or_default().insert(v);
-            }
-        }
+        let values = keys.iter().map(|&k| (k, state.tag_values(k))).collect();
         TagStats {
             state,
             keys,

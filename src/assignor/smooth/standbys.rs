@@ -46,14 +46,7 @@ impl<'a> Zones<'a> {
             .config()
             .rack_aware_assignment_tags
             .iter()
-            .map(|key| {
-                let distinct: BTreeSet<&str> = state
-                    .clients()
-                    .iter()
-                    .filter_map(|client| client.tags.get(key).map(String::as_str))
-                    .collect();
-                (key.as_str(), distinct.len())
-            })
+            .map(|key| (key.as_str(), state.tag_values(key).len()))
             .collect();
         Zones { state, values }
     }

@@ -1,26 +1,11 @@
-//! How the charts tell strategies apart: a colour from a colour-blind-safe
-//! palette, a line pattern and a marker shape, all three fixed by the
+//! How the charts tell strategies apart: a colour from the colour-blind-safe
+//! palette of [`palette`], a line pattern and a marker shape, all three fixed by the
 //! strategy's place in the registry, so a strategy looks the same in every
 //! scenario's charts. Each of the ten registered strategies differs from
 //! every other in all three; past ten, the colours repeat darkened.
 
 use plotters::prelude::*;
-
-/// Paul Tol's "muted" qualitative scheme, nine colours that stay apart for
-/// the common colour-vision deficiencies and in greyscale print, then black
-/// (smoothscale's own strategy, registered last).
-const PALETTE: [RGBColor; 10] = [
-    RGBColor(0x33, 0x22, 0x88), // indigo
-    RGBColor(0xCC, 0x66, 0x77), // rose
-    RGBColor(0x11, 0x77, 0x33), // green
-    RGBColor(0xDD, 0xCC, 0x77), // sand
-    RGBColor(0x88, 0xCC, 0xEE), // cyan
-    RGBColor(0x88, 0x22, 0x55), // wine
-    RGBColor(0x44, 0xAA, 0x99), // teal
-    RGBColor(0x99, 0x99, 0x33), // olive
-    RGBColor(0xAA, 0x44, 0x99), // purple
-    RGBColor(0x00, 0x00, 0x00), // black
-];
+use smoothscale::sim::palette;
 
 /// SVG `stroke-dasharray` of each strategy's line (dash, gap, …, in
 /// pixels); the first is solid.
@@ -86,22 +71,15 @@ impl Look {
     /// after the registered ones (`fallback` is its place among the runs)
     /// for a name the registry does not know.
     pub fn of(name: &str, fallback: usize) -> Look {
-        let names = smoothscale::assignor::names();
-        let i = names
-            .iter()
-            .position(|n| *n == name)
-            .unwrap_or(names.len() + fallback);
+        let i = palette::place(name).unwrap_or(smoothscale::assignor::names().len() + fallback);
         Look::at(i)
     }
 
-    /// The `i`-th look: the palette's nine, then the same darkened (by 30 %
-    /// per round), so every look's colour is its own.
+    /// The `i`-th look: [`palette::colour`], a dash pattern and a marker.
     pub fn at(i: usize) -> Look {
-        let RGBColor(r, g, b) = PALETTE[i % PALETTE.len()];
-        let round = u32::try_from(i / PALETTE.len()).map_or(3, |r| r.min(3));
-        let dark = |c: u8| u8::try_from(u32::from(c) * (10 - 3 * round) / 10).unwrap_or(u8::MAX);
+        let (r, g, b) = palette::colour(i);
         Look {
-            color: RGBColor(dark(r), dark(g), dark(b)),
+            color: RGBColor(r, g, b),
             dash: DASHES[i % DASHES.len()],
             shape: SHAPES[i % SHAPES.len()],
         }

@@ -72,11 +72,7 @@ public final class AssignBench {
             .append("| preset | Kafka HATA | ours through the adapter | of which Kafka's accessors | "
                 + "NativeBridge.assign | native core | Kafka / ours | ours / native | ours without Kafka's accessors / native "
                 + "| same assignment as Kafka |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
-        final ExecutorService kafkaThread = Executors.newSingleThreadExecutor(runnable -> {
-            final Thread thread = new Thread(runnable, "kafka-hata");
-            thread.setDaemon(true);
-            return thread;
-        });
+        final ExecutorService kafkaThread = kafkaThread();
         for (final String preset : presets) {
             final byte[] message = NativeBridge.generatePreset(preset, seed);
             final AppSpec spec = CrossingState.decode(message);
@@ -187,8 +183,17 @@ public final class AssignBench {
         return sorted.get(sorted.size() / 2);
     }
 
+    /** One daemon thread for Kafka's runs, so a run past its deadline does not keep the JVM alive. */
+    static ExecutorService kafkaThread() {
+        return Executors.newSingleThreadExecutor(runnable -> {
+            final Thread thread = new Thread(runnable, "kafka-hata");
+            thread.setDaemon(true);
+            return thread;
+        });
+    }
+
     /** The module's {@code target} directory: the parent of the test classes this runs from. */
-    private static Path targetDir() throws URISyntaxException, IOException {
+    static Path targetDir() throws URISyntaxException, IOException {
         final Path classes = Path.of(AssignBench.class.getProtectionDomain().getCodeSource().getLocation().toURI());
         final Path target = classes.getParent();
         Files.createDirectories(target);

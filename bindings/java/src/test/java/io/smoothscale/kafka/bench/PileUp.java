@@ -10,7 +10,6 @@ import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -53,11 +52,7 @@ public final class PileUp {
         System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
         final int n = Integer.getInteger("smoothscale.pileup.clients", 1000);
         final long timeout = Long.getLong("smoothscale.pileup.timeout.s", 600L);
-        final ExecutorService kafkaThread = Executors.newSingleThreadExecutor(runnable -> {
-            final Thread thread = new Thread(runnable, "kafka-hata");
-            thread.setDaemon(true);
-            return thread;
-        });
+        final ExecutorService kafkaThread = AssignBench.kafkaThread();
         final StringBuilder table = new StringBuilder();
         table.append("Kafka Streams 4.4.0 HighAvailabilityTaskAssignor on the pile-up inputs (").append(n)
             .append(" stateful tasks × ").append(n).append(" single-thread clients, one previous active each, one standby)\n\n")
@@ -98,8 +93,7 @@ public final class PileUp {
         }
         System.out.println();
         System.out.println(table);
-        final Path classes = Path.of(PileUp.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-        final Path out = classes.getParent().resolve("pileup.md");
+        final Path out = AssignBench.targetDir().resolve("pileup.md");
         Files.writeString(out, table.toString());
         System.out.println("written to " + out);
     }
