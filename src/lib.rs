@@ -20,8 +20,9 @@
 //! ```
 //!
 //! # Features
-//! The core (`model`, every strategy in [`assignor`], [`flow`], [`validate()`],
-//! [`metrics`], [`generate`]) depends on petgraph, rand, rand_chacha,
+//! The core (`model`, every strategy in [`assignor`], [`assign()`] (assign
+//! and validate, as every front does), [`flow`], [`validate()`], [`metrics`],
+//! [`generate`], [`restore_rate`]) depends on petgraph, rand, rand_chacha,
 //! smallvec and thiserror only. The edges are features, all on by default:
 //! - `serde`: the JSON wire format, `wire` (serde, serde_json).
 //! - `sim`: the churn simulator, `sim` (implies `serde`; toml, rayon).
@@ -32,17 +33,20 @@
 
 #![forbid(unsafe_code)]
 
+mod assign;
 pub mod assignor;
 pub mod flow;
 pub mod generate;
 pub mod metrics;
 pub mod model;
+pub mod restore_rate;
 #[cfg(feature = "sim")]
 pub mod sim;
 pub mod validate;
 #[cfg(feature = "serde")]
 pub mod wire;
 
+pub use assign::{assign, AssignFailure};
 pub use assignor::{AssignError, Assignor, Claims, LeaveBehaviour, StrategyInfo};
 pub use model::{
     AssignmentConfig, Client, ClientId, ClientPlan, ClusterState, Container, ContainerId,

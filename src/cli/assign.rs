@@ -5,8 +5,8 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use smoothscale::model::quote;
-use smoothscale::wire::{AssignFailure, ReadError};
+use smoothscale::model::InputError;
+use smoothscale::wire::ReadError;
 use smoothscale::{assignor, wire, ClusterState};
 
 use super::Failure;
@@ -27,16 +27,16 @@ pub(crate) struct AssignArgs {
 /// Reads the state, assigns, validates, prints the plan.
 pub(crate) fn run(args: &AssignArgs) -> Result<(), Failure> {
     let strategy = assignor::by_name(&args.strategy).ok_or_else(|| {
-        Failure::BadInput(format!(
-            "--strategy must be one of {}, got {}",
-            assignor::names().join(", "),
-            quote(&args.strategy)
-        ))
+        let e = InputError::one_of("--strategy", &assignor::names(), &args.strategy);
+        Failure::BadInput(e.to_string())
     })?;
     let state = read_state(args.file.as_ref())?;
-    let plan = wire::assign_json(strategy, &state, args.metrics).map_err(|e| match e {
-        AssignFailure::BadInput(m) => Failure::BadInput(m),
-        AssignFailure::Violation(m) => Failure::Violation(m),
+    let plan = wire::assign_json(strategy, &state, args.metrics).map_err(|e| {
+        if e.is_bad_input() {
+            Failure::BadInput(e.to_string())
+        } else {
+            Failure::Violation(e.to_string())
+        }
     })?;
     super::emit(&plan)
 }

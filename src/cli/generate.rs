@@ -5,7 +5,7 @@
 use clap::{Args, ValueEnum};
 
 use smoothscale::generate::{self, History, Spec};
-use smoothscale::model::quote;
+use smoothscale::model::InputError;
 use smoothscale::wire;
 
 use super::Failure;
@@ -71,11 +71,7 @@ pub(crate) fn run(args: &GenerateArgs) -> Result<(), Failure> {
     let mut spec = match &args.preset {
         Some(name) => generate::preset(name).ok_or_else(|| {
             let names: Vec<&str> = generate::presets().iter().map(|p| p.name).collect();
-            Failure::BadInput(format!(
-                "--preset must be one of {}, got {}",
-                names.join(", "),
-                quote(name)
-            ))
+            Failure::BadInput(InputError::one_of("--preset", &names, name).to_string())
         })?,
         None => Spec {
             stateful: 100,

@@ -21,6 +21,19 @@ impl InputError {
             message: message.into(),
         }
     }
+
+    /// A value at `path` outside a fixed list of names: `path must be one
+    /// of a, b, got "x"` ([`one_of`]).
+    pub fn one_of(path: impl Into<String>, known: &[&str], got: &str) -> Self {
+        InputError::new(path, one_of(known, got))
+    }
+}
+
+/// What every front says of a name outside a fixed list (a strategy, a
+/// preset, a protocol): `must be one of a, b, got "x"`, the names in the
+/// order given and the value as [`quote`] echoes it.
+pub fn one_of(known: &[&str], got: &str) -> String {
+    format!("must be one of {}, got {}", known.join(", "), quote(got))
 }
 
 impl fmt::Display for InputError {
@@ -108,6 +121,19 @@ mod tests {
             )
         );
         assert_eq!(quote(&"v".repeat(ECHO_MAX_CHARS)).len(), ECHO_MAX_CHARS + 2);
+    }
+
+    #[test]
+    fn one_of_lists_the_names_and_quotes_the_value() {
+        assert_eq!(
+            one_of(&["a", "b"], "x\ny"),
+            r#"must be one of a, b, got "x\ny""#
+        );
+        let e = InputError::one_of("--preset", &["small"], "huge");
+        assert_eq!(
+            e.to_string(),
+            r#"--preset must be one of small, got "huge""#
+        );
     }
 
     #[test]

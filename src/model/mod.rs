@@ -19,7 +19,7 @@ pub use config::{
     MIN_PROBING_REBALANCE_INTERVAL_MS,
 };
 pub use container::{Container, ContainerId};
-pub use error::{one_line, quote, InputError, ECHO_MAX_CHARS};
+pub use error::{one_line, one_of, quote, InputError, ECHO_MAX_CHARS};
 pub use ids::{ClientId, ParseTaskIdError, TaskId};
 pub use ix::{ClientIx, Ix, IxVec, TaskIx, MAX_CLIENTS, MAX_TASKS};
 pub use lag::{Lag, ACCEPT_ANY_LAG};

@@ -58,13 +58,7 @@ pub fn scenario_strategies(scenario: &Scenario) -> Result<Vec<&'static dyn Assig
             .enumerate()
             .map(|(i, name)| {
                 assignor::by_name(name).ok_or_else(|| {
-                    InputError::new(
-                        format!("strategies[{i}]"),
-                        format!(
-                            "must be one of {}, got {name:?}",
-                            assignor::names().join(", ")
-                        ),
-                    )
+                    InputError::one_of(format!("strategies[{i}]"), &assignor::names(), name)
                 })
             })
             .collect(),
@@ -94,15 +88,8 @@ pub fn choose_strategies(
         names
             .iter()
             .map(|name| {
-                assignor::by_name(name).ok_or_else(|| {
-                    InputError::new(
-                        given_as,
-                        format!(
-                            "must be one of {}, got {name:?}",
-                            assignor::names().join(", ")
-                        ),
-                    )
-                })
+                assignor::by_name(name)
+                    .ok_or_else(|| InputError::one_of(given_as, &assignor::names(), name))
             })
             .collect::<Result<_, _>>()?
     };

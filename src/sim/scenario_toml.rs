@@ -182,7 +182,7 @@ use super::{
 };
 use crate::assignor;
 use crate::model::{
-    key_path, one_line, quote, AssignmentConfig, InputError, RackAwareStrategy,
+    key_path, one_line, one_of, quote, AssignmentConfig, InputError, RackAwareStrategy,
     MIN_PROBING_REBALANCE_INTERVAL_MS,
 };
 
@@ -514,9 +514,8 @@ struct Choice<T>(T);
 struct ChoiceVisitor<T>(PhantomData<T>);
 
 impl<T: Named> ChoiceVisitor<T> {
-    fn names() -> String {
-        let names: Vec<&str> = T::CHOICES.iter().map(|(name, _)| *name).collect();
-        names.join(", ")
+    fn names() -> Vec<&'static str> {
+        T::CHOICES.iter().map(|(name, _)| *name).collect()
     }
 }
 
@@ -524,7 +523,7 @@ impl<T: Named> Visitor<'_> for ChoiceVisitor<T> {
     type Value = Choice<T>;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "one of {}", Self::names())
+        write!(f, "one of {}", Self::names().join(", "))
     }
 
     fn visit_str<E: de::Error>(self, v: &str) -> Result<Choice<T>, E> {
@@ -532,13 +531,7 @@ impl<T: Named> Visitor<'_> for ChoiceVisitor<T> {
             .iter()
             .find(|(name, _)| *name == v)
             .map(|&(_, value)| Choice(value))
-            .ok_or_else(|| {
-                E::custom(format_args!(
-                    "must be one of {}, got {}",
-                    Self::names(),
-                    quote(v)
-                ))
-            })
+            .ok_or_else(|| E::custom(one_of(&Self::names(), v)))
     }
 }
 
@@ -813,14 +806,7 @@ fn strategy_names(names: Vec<String>) -> Read<Vec<String>> {
     for (i, name) in names.iter().enumerate() {
         let here = format!("strategies[{i}]");
         if assignor::by_name(name).is_none() {
-            return fail(
-                here,
-                format!(
-                    "must be one of {}, got {}",
-                    assignor::names().join(", "),
-                    quote(name)
-                ),
-            );
+            return Err(InputError::one_of(here, &assignor::names(), name));
         }
         if names[..i].contains(name) {
             return fail(here, format!("lists {} twice", quote(name)));

@@ -25,7 +25,7 @@ use serde_json::error::Category;
 
 use crate::metrics::PlanMetrics;
 use crate::model::{key_path, one_line, ClusterState, InputError, Plan, ECHO_MAX_CHARS};
-pub use assign::{assign_json, AssignFailure};
+pub use assign::assign_json;
 use de::{Guarded, Obj, Stop};
 use input::StateDoc;
 pub use input::{ConfigDoc, RackAwareStrategyDoc};

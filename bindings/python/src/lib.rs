@@ -21,10 +21,10 @@ use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use rayon::prelude::*;
 
-use smoothscale::model::{one_line, quote};
+use smoothscale::model::{one_line, InputError};
 use smoothscale::sim::documents::{self, RunInfo};
 use smoothscale::sim::{self, Scenario, SimError};
-use smoothscale::wire::{self, AssignFailure, ReadError};
+use smoothscale::wire::{self, ReadError};
 use smoothscale::{assignor, ClusterState};
 
 create_exception!(
@@ -55,13 +55,8 @@ fn strategies() -> Vec<(&'static str, &'static str)> {
 
 /// The strategy called `name`.
 fn strategy(name: &str) -> PyResult<&'static dyn smoothscale::Assignor> {
-    assignor::by_name(name).ok_or_else(|| {
-        bad(format!(
-            "strategy must be one of {}, got {}",
-            assignor::names().join(", "),
-            quote(name)
-        ))
-    })
+    assignor::by_name(name)
+        .ok_or_else(|| bad(InputError::one_of("strategy", &assignor::names(), name)))
 }
 
 /// The plan of `strategy` for the state `state_json` (the wire format), as
@@ -76,17 +71,18 @@ fn assign(
 ) -> PyResult<String> {
     let strategy = strategy(strategy_name)?;
     py.detach(|| {
-        let state: ClusterState = wire::state_from_reader(state_json.as_bytes())
-            .map_err(|e| match e {
-                ReadError::Io(e) => format!("cannot read the state: {e}"),
-                ReadError::Input(e) => e.to_string(),
-            })
-            .map_err(AssignFailure::BadInput)?;
-        wire::assign_json(strategy, &state, metrics)
-    })
-    .map_err(|e| match e {
-        AssignFailure::BadInput(m) => bad(m),
-        AssignFailure::Violation(m) => violation(m),
+        let state: ClusterState =
+            wire::state_from_reader(state_json.as_bytes()).map_err(|e| match e {
+                ReadError::Io(e) => bad(format!("cannot read the state: {e}")),
+                ReadError::Input(e) => bad(e),
+            })?;
+        wire::assign_json(strategy, &state, metrics).map_err(|e| {
+            if e.is_bad_input() {
+                bad(e)
+            } else {
+                violation(e)
+            }
+        })
     })
 }
 
