@@ -3,7 +3,7 @@
 //! lines (predictions and bounds), markers, steps (distribution functions)
 //! or shaded bands (confidence bands). A strategy has the same colour in
 //! every chart, the one `smoothscale simulate`'s charts give it
-//! (`smoothscale::sim::palette`).
+//! (`smoothscale::sim::report::palette`).
 //!
 //! Plotters is built without fonts (`svg_backend` only): labels are SVG
 //! `<text>` in a generic sans-serif family, so the bytes do not depend on the
@@ -11,7 +11,7 @@
 
 use plotters::prelude::*;
 
-use smoothscale::sim::palette;
+use smoothscale::sim::report::palette;
 
 /// Grey, for bounds and predictions that belong to no strategy.
 pub const GREY: RGBColor = RGBColor(0x66, 0x66, 0x66);

@@ -194,7 +194,8 @@ fn undo(staged: &[Staged], moved: usize) {
 /// outputs and tables.
 #[cfg(test)]
 pub(crate) mod fixtures {
-    use smoothscale::sim::sweep::{aggregate, PointSweep, RunFigures, SeedRange};
+    use smoothscale::sim::report::{aggregate, PointSweep, RunFigures};
+    use smoothscale::sim::scenario::SeedRange;
     use smoothscale::sim::{
         report, Millis, Outcome, Records, RunMetrics, RunResult, Sample, SimTime,
     };
@@ -361,7 +362,7 @@ mod tests {
     };
     use smoothscale::sim::overrides::Setting;
     use smoothscale::sim::report::{flat_metrics, Fixed};
-    use smoothscale::sim::sweep::RunFigures;
+    use smoothscale::sim::report::RunFigures;
 
     #[test]
     fn summary_json_has_the_documented_shape() {

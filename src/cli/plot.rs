@@ -1,7 +1,7 @@
 //! The SVG line charts `simulate` writes: one per time series of the
 //! library's [`TIME_SERIES`] (available tasks, restoring tasks, imbalance,
 //! cumulative restored records) and the cumulative unavailability
-//! (`smoothscale::sim::cumulative`), over simulated time, one line per strategy, both axes
+//! (`smoothscale::sim::report::cumulative`), over simulated time, one line per strategy, both axes
 //! labelled with their units and ticked.
 //!
 //! Every chart marks the scenario's scripted events (a dashed grey line
@@ -43,7 +43,8 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use smoothscale::sim::report::{Fixed, TimeSeries, TIME_SERIES};
-use smoothscale::sim::{cumulative, Outcome, RunResult, Scenario};
+use smoothscale::sim::report::cumulative;
+use smoothscale::sim::{Outcome, RunResult, Scenario};
 
 pub(crate) use markers::short_time;
 use markers::{ChurnMark, Marker, Placement};

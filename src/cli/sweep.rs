@@ -15,6 +15,8 @@ use clap::Args;
 
 use smoothscale::sim::documents::{self, SweepInfo};
 use smoothscale::sim::overrides::{self, Axis};
+use smoothscale::sim::report::aggregate;
+use smoothscale::sim::scenario::SeedRange;
 use smoothscale::sim::sweep;
 
 use super::progress::progress_bar;
@@ -48,7 +50,7 @@ pub(crate) struct SweepArgs {
 /// the table.
 pub(crate) fn run(args: &SweepArgs) -> Result<(), Failure> {
     let bad = |e: smoothscale::model::InputError| Failure::BadInput(e.to_string());
-    let seeds = sweep::SeedRange::parse(&args.seeds).map_err(bad)?;
+    let seeds = SeedRange::parse(&args.seeds).map_err(bad)?;
     let flags: Vec<Axis> = args
         .sets
         .iter()
@@ -70,7 +72,7 @@ pub(crate) fn run(args: &SweepArgs) -> Result<(), Failure> {
         figures.map_err(|e| at_point(violation(&e.error, &args.scenario), &points[e.point]))?;
 
     let info = SweepInfo::of(&scenario, &text, seeds, &points);
-    let stats = sweep::aggregate(&figures);
+    let stats = aggregate(&figures);
     write_outputs(
         &out,
         &[

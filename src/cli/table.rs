@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 use smoothscale::model::one_line;
 use smoothscale::sim::overrides::label;
 use smoothscale::sim::report::{flat_metrics, Fixed};
-use smoothscale::sim::sweep::PointSweep;
+use smoothscale::sim::report::PointSweep;
 use smoothscale::sim::{Outcome, RunResult};
 
 use smoothscale::sim::documents::{RunInfo, SweepInfo, VERSION};

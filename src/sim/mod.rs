@@ -7,38 +7,21 @@
 //! order. The model, the scenario format and the outputs are described in
 //! docs/simulator.md.
 
-mod backlog;
-mod churn;
-pub mod cumulative;
-pub mod dispersion;
-pub mod documents;
-mod duration;
-mod engine;
-pub mod overrides;
-pub mod palette;
-mod perturb;
-mod physics;
 pub mod report;
-mod restore_rate;
-mod result;
-mod scenario;
-mod scenario_toml;
-mod stretch;
+mod run;
+pub mod scenario;
 pub mod sweep;
-pub mod units;
-mod world;
 
-#[cfg(test)]
-mod tests;
-
-pub use duration::{format_duration, parse_duration, DurationError};
-pub use engine::run;
-pub use result::{Outcome, RunMetrics, RunResult, Sample, SimError, SimProblem};
+pub use report::documents;
+pub use run::units;
+pub use run::{run, Outcome, RunMetrics, RunResult, Sample, SimError, SimProblem};
+pub use scenario::duration::{format_duration, parse_duration, DurationError};
+pub use scenario::overrides;
+pub use scenario::file::scenario_hash;
 pub use scenario::{
     ChurnKind, ChurnSpec, ClusterSpec, Event, EventKind, PerturbSpec, Protocol, Scenario,
     SubtopologySpec,
 };
-pub use scenario_toml::scenario_hash;
 pub use units::{MilliRecords, Millis, Overflow, Rate, Records, SimTime};
 
 use crate::assignor::{self, Assignor};

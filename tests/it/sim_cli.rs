@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
-use smoothscale::sim::sweep::nearest_rank;
+use smoothscale::sim::report::nearest_rank;
 
 use crate::support;
 

@@ -7,7 +7,8 @@
 use crate::support::BUNDLED;
 use smoothscale::assignor::{self, kip441::Kip441, smooth::Smooth, Assignor};
 use smoothscale::generate;
-use smoothscale::sim::sweep::{run_points, SeedRange};
+use smoothscale::sim::scenario::SeedRange;
+use smoothscale::sim::sweep::run_points;
 use smoothscale::sim::{overrides, run, RunMetrics, Scenario};
 use smoothscale::{validate, ClientId, ClusterState, Plan, TaskId};
 

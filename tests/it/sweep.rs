@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 use smoothscale::sim::report::Fixed;
-use smoothscale::sim::sweep::Stats;
+use smoothscale::sim::report::Stats;
 
 use crate::support;
 

@@ -7,7 +7,9 @@ use pyo3::prelude::*;
 
 use smoothscale::sim::documents::{self, chunk, SweepInfo};
 use smoothscale::sim::overrides::{self, Axis, SweepPoint};
-use smoothscale::sim::sweep::{self as sweeps, RunFigures, SeedRange};
+use smoothscale::sim::report::{aggregate, RunFigures};
+use smoothscale::sim::scenario::SeedRange;
+use smoothscale::sim::sweep as sweeps;
 use smoothscale::sim::{self, Scenario};
 use smoothscale::Assignor;
 
@@ -81,7 +83,7 @@ impl Prepared {
 
     /// `sweep.json`, `runs.json` and `runs.csv` of the whole sweep.
     fn documents(&self, figures: &[RunFigures]) -> (String, String, String) {
-        let stats = sweeps::aggregate(figures);
+        let stats = aggregate(figures);
         (
             documents::sweep_json(&self.info, &stats),
             documents::runs_json(&self.info, figures),

@@ -5,7 +5,7 @@
 //! every other in all three; past ten, the colours repeat darkened.
 
 use plotters::prelude::*;
-use smoothscale::sim::palette;
+use smoothscale::sim::report::palette;
 
 /// SVG `stroke-dasharray` of each strategy's line (dash, gap, …, in
 /// pixels); the first is solid.

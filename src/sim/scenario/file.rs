@@ -175,7 +175,7 @@ use serde::Deserialize;
 use serde_path_to_error::Segment;
 
 use super::duration::Duration;
-use super::scenario::{MAX_CPU, MAX_RAM_MB};
+use super::{MAX_CPU, MAX_RAM_MB};
 use super::{
     ChurnKind, ChurnSpec, ClusterSpec, Event, EventKind, PerturbSpec, Protocol, Scenario,
     SubtopologySpec,

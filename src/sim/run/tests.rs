@@ -1,6 +1,7 @@
 //! Engine tests on hand-built scenarios with hand-computed answers.
 
 use super::*;
+use crate::sim::*;
 use crate::assignor;
 use crate::model::{AssignmentConfig, Lag};
 

@@ -45,16 +45,14 @@ use crate::validate::validate;
 
 use super::backlog::{self, Processor};
 use super::churn::{self, ChurnEvent};
-use super::restore_rate::RateObserver;
+use super::leader::RateObserver;
 use super::stretch::{self, Reader};
 use super::units::{
     accumulate, records_of, MilliRecords, Millis, Overflow, Rate, Records, SimTime,
 };
 use super::world::{ActiveState, Status, World};
-use super::{
-    ChurnKind, EventKind, Outcome, Protocol, RunMetrics, RunResult, Sample, Scenario, SimError,
-    SimProblem,
-};
+use super::{Outcome, RunMetrics, RunResult, Sample, SimError, SimProblem};
+use crate::sim::{ChurnKind, EventKind, Protocol, Scenario};
 
 /// The scenario's plain values the engine reads, in the simulator's units:
 /// converted once, at the engine's entry.

@@ -23,7 +23,7 @@
 use serde::Serialize;
 
 use super::{opt, InOrder, Num};
-use crate::sim::cumulative;
+use crate::sim::report::cumulative;
 use crate::sim::report::{Fixed, TIME_SERIES};
 use crate::sim::{Millis, Outcome, RunResult};
 use crate::wire;

@@ -38,9 +38,17 @@
 //! | `ram_mb` or `disk_mb` of a task or a client | [`MAX_RAM_MB`] = 2³⁰ MiB (1 PiB) | far above any machine |
 //! | `state_records` and write rates after `[perturb]` | the limits above, at the top of the drawn range (`× (1 + fraction)`) | a drawn value never passes a limit the scenario would be refused for |
 
+pub mod duration;
+pub(crate) mod file;
+pub mod overrides;
+pub(crate) mod perturb;
+mod seeds;
+
+pub use seeds::{SeedRange, MAX_SEEDS};
+
 use std::collections::BTreeMap;
 
-use super::duration::format_duration;
+use duration::format_duration;
 use crate::model::{
     key_path, quote, AssignmentConfig, InputError, MAX_TAG_KEYS, MAX_TAG_KEY_LEN, MAX_TAG_VALUE_LEN,
 };

@@ -9,8 +9,8 @@
 //! sample instants. Integer arithmetic throughout, so the figures are the
 //! same on every machine.
 
-use super::report::{Fixed, TIME_SERIES};
-use super::Sample;
+use super::{Fixed, TIME_SERIES};
+use crate::sim::Sample;
 
 /// What the series is, as a chart titles it.
 pub const TITLE: &str = "cumulative unavailability";

@@ -20,7 +20,7 @@
 
 use std::cmp::Ordering;
 
-use super::report::Fixed;
+use super::Fixed;
 
 /// Student's t, 97.5% quantile (two-sided 95%), in thousandths, for the
 /// degrees of freedom listed; between two rows the smaller row's value is

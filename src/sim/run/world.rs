@@ -8,9 +8,9 @@ use crate::model::{
     Client, ClusterState, Container, ContainerId, InputError, Lag, Plan, Task, TaskId,
 };
 
-use super::perturb;
+use crate::sim::scenario::perturb;
 use super::units::{MilliRecords, Millis, Overflow, Rate, Records, SimTime};
-use super::Scenario;
+use crate::sim::Scenario;
 
 /// Where a client is in its life.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -23,7 +23,8 @@ use super::VERSION;
 use crate::model::InputError;
 use crate::sim::overrides::SweepPoint;
 use crate::sim::report::Fixed;
-use crate::sim::sweep::{RunFigures, SeedRange};
+use crate::sim::report::RunFigures;
+use crate::sim::scenario::SeedRange;
 use crate::wire;
 
 /// A chunk.

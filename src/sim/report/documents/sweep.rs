@@ -6,7 +6,7 @@ use serde::Serialize;
 
 use super::{csv_field, opt, InOrder, Num, SweepInfo, VERSION};
 use crate::sim::overrides::{label, Setting};
-use crate::sim::sweep::{PointSweep, RunFigures, Stats, StrategySweep};
+use crate::sim::report::{PointSweep, RunFigures, Stats, StrategySweep};
 use crate::wire;
 
 /// `sweep.json`.

@@ -140,10 +140,10 @@ use serde::ser::{Error as _, SerializeMap};
 use serde::{Serialize, Serializer};
 use serde_json::value::RawValue;
 
-use super::overrides::SweepPoint;
-use super::report::Fixed;
-use super::sweep::SeedRange;
-use super::{scenario_hash, Scenario};
+use super::Fixed;
+use crate::sim::overrides::SweepPoint;
+use crate::sim::scenario::SeedRange;
+use crate::sim::{scenario_hash, Scenario};
 
 /// The crate version written into every output.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
