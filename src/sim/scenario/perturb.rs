@@ -191,7 +191,7 @@ impl Scenario {
                 "perturb.event_time",
                 format!(
                     "= {:?} breaks a rule with seed {seed}: {e} (narrow event_time, or change the seed)",
-                    super::format_duration(d)
+                    super::duration::format_duration(d)
                 ),
             )
         })?;

@@ -1,0 +1,206 @@
+//! The membership replay of [`Scenario::check`]: the scripted events in
+//! time order against the clients, so that an event naming a client that is
+//! not there is an error at that event.
+
+use std::collections::BTreeMap;
+
+use super::duration::format_duration;
+use super::limits::MAX_CLIENTS;
+use super::{EventKind, Scenario};
+use crate::model::InputError;
+
+impl Scenario {
+    /// Replays the scripted events' membership in time order; returns how
+    /// many clients the script creates in all.
+    ///
+    /// Clients `c0 … c{clients−1}` are live at time 0; `scale_out` creates the
+    /// next numbers (numbers are never reused); `scale_in` makes the
+    /// highest-numbered live clients leave (crashed clients stay crashed) and
+    /// must leave one live client; `crash` needs a live client, `restart` a
+    /// crashed one (a client that left is gone for good); `rack_outage` needs
+    /// a client of its rack to exist by then, crashes the live ones and, with
+    /// `duration`, restarts those still crashed that much later. At equal
+    /// times the outage restarts come first (earliest scheduled first), then
+    /// the events in list order. `rolling_bounce` changes no membership: its
+    /// clients leave and come back with their state. Random churn is drawn
+    /// while simulating and is not replayed here.
+    pub(super) fn check_membership(&self) -> Result<u64, InputError> {
+        let cluster = &self.cluster;
+        let mut members = vec![Member::Live; cluster.clients as usize];
+        // Outage restarts not yet applied, by (time, order of scheduling).
+        let mut restarts: BTreeMap<(u64, usize), Vec<usize>> = BTreeMap::new();
+        let rack_of = |k: usize| -> Option<&str> {
+            (!cluster.racks.is_empty()).then(|| cluster.racks[k % cluster.racks.len()].as_str())
+        };
+        let mut order: Vec<usize> = (0..self.events.len()).collect();
+        order.sort_by_key(|&i| self.events[i].at_ms);
+        for (n, &i) in order.iter().enumerate() {
+            let event = &self.events[i];
+            let at = |key: &str| format!("events[{i}].{key}");
+            let when = format_duration(event.at_ms);
+            while let Some(entry) = restarts.first_entry() {
+                if entry.key().0 > event.at_ms {
+                    break;
+                }
+                for k in entry.remove() {
+                    if members[k] == Member::Crashed {
+                        members[k] = Member::Live;
+                    }
+                }
+            }
+            let live = members.iter().filter(|m| **m == Member::Live).count();
+            match &event.kind {
+                EventKind::ScaleOut { count } => {
+                    let total = (members.len() as u64).saturating_add(u64::from(*count));
+                    if total > MAX_CLIENTS {
+                        return Err(InputError::new(
+                            at("count"),
+                            format!(
+                                "must keep the clients at most {MAX_CLIENTS} (the limit on clients), got {count}: {total} clients by {when}"
+                            ),
+                        ));
+                    }
+                    members.resize(
+                        usize::try_from(total).expect("bounded by MAX_CLIENTS above"),
+                        Member::Live,
+                    );
+                }
+                EventKind::ScaleIn { count } => {
+                    if *count as usize >= live {
+                        return Err(InputError::new(
+                            at("count"),
+                            format!(
+                                "must leave at least one live client, got {count} with {live} live at {when}"
+                            ),
+                        ));
+                    }
+                    let mut left = 0;
+                    for m in members.iter_mut().rev() {
+                        if left == *count {
+                            break;
+                        }
+                        if *m == Member::Live {
+                            *m = Member::Left;
+                            left += 1;
+                        }
+                    }
+                }
+                EventKind::Crash { client, .. } => {
+                    let k = expect(&members, client, Member::Live, &at("client"), &when)?;
+                    members[k] = Member::Crashed;
+                }
+                EventKind::Restart { client } => {
+                    let k = expect(&members, client, Member::Crashed, &at("client"), &when)?;
+                    members[k] = Member::Live;
+                }
+                EventKind::RollingBounce { .. } | EventKind::WriteSpike { .. } => {}
+                EventKind::RackOutage {
+                    rack, duration_ms, ..
+                } => {
+                    let in_rack: Vec<usize> = (0..members.len())
+                        .filter(|&k| rack_of(k) == Some(rack.as_str()))
+                        .collect();
+                    if in_rack.is_empty() {
+                        return Err(InputError::new(
+                            at("rack"),
+                            format!(
+                                "must name a rack some client has, got {rack:?} (only c0..c{} exist at {when})",
+                                members.len().saturating_sub(1)
+                            ),
+                        ));
+                    }
+                    let crashed: Vec<usize> = in_rack
+                        .into_iter()
+                        .filter(|&k| members[k] == Member::Live)
+                        .collect();
+                    for &k in &crashed {
+                        members[k] = Member::Crashed;
+                    }
+                    if let Some(d) = duration_ms {
+                        // Both are at most MAX_DURATION_MS (checked first); a
+                        // restart past u64 would never happen.
+                        if let Some(back) = event.at_ms.checked_add(*d) {
+                            restarts.insert((back, n), crashed);
+                        }
+                    }
+                }
+            }
+        }
+        Ok(members.len() as u64)
+    }
+}
+
+/// Where a client is in the membership replay.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Member {
+    Live,
+    Crashed,
+    Left,
+}
+
+/// `"c12"` → 12; `None` for anything that is not a client name (`"c012"`, `"x"`).
+fn client_number(name: &str) -> Option<usize> {
+    let digits = name.strip_prefix('c')?;
+    let plain = !digits.is_empty()
+        && digits.bytes().all(|b| b.is_ascii_digit())
+        && (digits == "0" || !digits.starts_with('0'));
+    plain.then(|| digits.parse().ok()).flatten()
+}
+
+/// The number of the client `name`, which must be in state `want`.
+fn expect(
+    members: &[Member],
+    name: &str,
+    want: Member,
+    path: &str,
+    when: &str,
+) -> Result<usize, InputError> {
+    let wanted = match want {
+        Member::Live => "a live client",
+        Member::Crashed => "a crashed client",
+        Member::Left => "a client that left",
+    };
+    let Some(k) = client_number(name) else {
+        return Err(InputError::new(
+            path,
+            format!("must name {wanted} (c0, c1, …), got {name:?}"),
+        ));
+    };
+    let why = match members.get(k) {
+        None => format!(
+            "no such client at {when}: c0..c{} exist",
+            members.len().saturating_sub(1)
+        ),
+        Some(m) if *m == want => return Ok(k),
+        Some(Member::Live) => format!("it is live at {when}"),
+        Some(Member::Crashed) => format!("it has crashed by {when}"),
+        Some(Member::Left) => format!("it has left by {when}"),
+    };
+    Err(InputError::new(
+        path,
+        format!("must name {wanted}, got {name:?} ({why})"),
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn client_names() {
+        assert_eq!(client_number("c0"), Some(0));
+        assert_eq!(client_number("c12"), Some(12));
+        for bad in [
+            "",
+            "c",
+            "c01",
+            "C1",
+            "c-1",
+            "c1x",
+            "x1",
+            "c99999999999999999999999",
+        ] {
+            assert_eq!(client_number(bad), None, "{bad:?}");
+        }
+    }
+}
