@@ -361,8 +361,8 @@ mod tests {
         runs_csv, runs_json, summary_json, sweep_json, timeseries_csv, VERSION,
     };
     use smoothscale::sim::overrides::Setting;
-    use smoothscale::sim::report::{flat_metrics, Fixed};
     use smoothscale::sim::report::RunFigures;
+    use smoothscale::sim::report::{flat_metrics, Fixed};
 
     #[test]
     fn summary_json_has_the_documented_shape() {

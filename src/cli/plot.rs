@@ -42,8 +42,8 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use smoothscale::sim::report::{Fixed, TimeSeries, TIME_SERIES};
 use smoothscale::sim::report::cumulative;
+use smoothscale::sim::report::{Fixed, TimeSeries, TIME_SERIES};
 use smoothscale::sim::{Outcome, RunResult, Scenario};
 
 pub(crate) use markers::short_time;

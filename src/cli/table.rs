@@ -5,8 +5,8 @@ use std::fmt::Write as _;
 
 use smoothscale::model::one_line;
 use smoothscale::sim::overrides::label;
-use smoothscale::sim::report::{flat_metrics, Fixed};
 use smoothscale::sim::report::PointSweep;
+use smoothscale::sim::report::{flat_metrics, Fixed};
 use smoothscale::sim::{Outcome, RunResult};
 
 use smoothscale::sim::documents::{RunInfo, SweepInfo, VERSION};

@@ -16,13 +16,11 @@ pub use report::documents;
 pub use run::units;
 pub use run::{run, Outcome, RunMetrics, RunResult, Sample, SimError, SimProblem};
 pub use scenario::duration::{format_duration, parse_duration, DurationError};
-pub use scenario::overrides;
 pub use scenario::file::scenario_hash;
+pub use scenario::overrides;
 pub use scenario::{choose_strategies, scenario_strategies, MAX_SCENARIO_BYTES};
 pub use scenario::{
     ChurnKind, ChurnSpec, ClusterSpec, Event, EventKind, PerturbSpec, Protocol, Scenario,
     SubtopologySpec,
 };
 pub use units::{MilliRecords, Millis, Overflow, Rate, Records, SimTime};
-
-

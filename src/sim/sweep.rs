@@ -167,4 +167,3 @@ pub fn run_points_until(
     }
     Some(Ok(figures))
 }
-

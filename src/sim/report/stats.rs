@@ -186,7 +186,6 @@ fn by_strategy(figures: &[&RunFigures]) -> Vec<StrategySweep> {
         .collect()
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -14,13 +14,15 @@
 //! instant it runs.
 
 use super::physics::{water_fill, Ratio};
+use super::units::MilliRecords;
 use super::world::{ActiveState, Status, World};
+use crate::model::TaskIx;
 
 /// One running active working through its input.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Processor {
     /// The task.
-    pub task: usize,
+    pub task: TaskIx,
     /// Milli-records behind its input's end.
     pub backlog: u64,
     /// Milli-records per ms of input arriving.
@@ -44,10 +46,34 @@ impl Processor {
 }
 
 /// The running actives of `world`'s members with their processing rates,
-/// when clients process `process_rate` milli-records per ms per thread.
-pub(crate) fn processors(world: &World, process_rate: u64) -> Vec<Processor> {
+/// when clients process `process_rate` milli-records per ms per thread;
+/// none when no task has input (`inputs`). Without a `process_rate` a
+/// running active has no backlog: it is cleared here.
+pub(crate) fn processors(
+    world: &mut World,
+    inputs: bool,
+    process_rate: Option<u64>,
+) -> Vec<Processor> {
+    if !inputs {
+        return Vec::new();
+    }
+    match process_rate {
+        Some(rate) => limited(world, rate),
+        None => {
+            for task in world.tasks.iter_mut() {
+                if task.state == ActiveState::Running {
+                    task.backlog = MilliRecords::ZERO;
+                }
+            }
+            Vec::new()
+        }
+    }
+}
+
+/// [`processors`] with a `process_rate`.
+fn limited(world: &World, process_rate: u64) -> Vec<Processor> {
     let mut out = Vec::new();
-    for client in &world.clients {
+    for client in world.clients.iter() {
         if client.status != Status::Member {
             continue;
         }
@@ -85,7 +111,7 @@ mod tests {
         // 100 behind, input 2 per ms, processing 7 per ms: 5 per ms net,
         // gone after 20 ms; after 10 ms, 100 + 20 − 70 = 50 left.
         let p = Processor {
-            task: 0,
+            task: TaskIx::from_position(0),
             backlog: 100,
             input: 2,
             rate: Ratio::int(7),

@@ -1,77 +1,244 @@
-//! The restore rate the group leader observes
-//! ([`ClusterState::observed_restore_rate`](crate::model::ClusterState::observed_restore_rate)),
-//! from what a Kafka Streams leader sees: the lags members report at each
-//! rebalance and the time between rebalances.
-//!
-//! A member restores at one rate, which its restoring replicas share (the
-//! simulator's physics, as a Kafka Streams instance's restore consumer
-//! reads for all its stores). At a rebalance, every member's replicas
-//! (standbys and warm-ups) of the plan in force restored `L0 − L1` records
-//! each, their lag at the previous rebalance (the changelog's end offset
-//! then, if it reported none: it had no store) less the lag now (nothing
-//! where the lag grew). When one of them is still behind (`L1` above
-//! `acceptable_recovery_lag`), the member restored replicas all that time:
-//! the sum over `Δt_ms`, `Σ (L0 − L1) × 1000 / Δt_ms` records per second
-//! rounded down, is its rate (0 ignored). A member whose replicas have all
-//! caught up may have done so long before now: its sum is only a lower
-//! bound, which can be far below the rate (replicas that caught up in the
-//! first minute of an hour), and the leader does not use it. The
-//! observation is the largest rate of the members with a replica still
-//! behind; without one the leader keeps its previous observation (none
-//! before the first).
+//! What the group leader sees of the world at a rebalance: the
+//! [`ClusterState`] it assigns from (members, their previous assignment,
+//! sparse lags from their local stores) and the restore rate it observes
+//! between rebalances ([`RateObserver`], the rule being the core's
+//! [`crate::restore_rate::observe`], the same one the Kafka Streams
+//! adapter's leader calls), from the lags members report and virtual time,
+//! never the physics' true rate.
 
 use std::collections::BTreeMap;
 
-use super::units::SimTime;
-use super::world::World;
+use super::units::{MilliRecords, SimTime};
+use super::world::{ActiveState, ClientNo, World};
+use crate::model::{Client, ClusterState, InputError, IxVec, Lag, Task, TaskIx};
+use crate::restore_rate;
+use crate::sim::Scenario;
 
 /// Lags in records reported at one rebalance, by (client, task).
-type Lags = BTreeMap<(usize, usize), u64>;
+type Lags = BTreeMap<(ClientNo, TaskIx), u64>;
+
+impl World {
+    /// The state the group leader sees: members, their previous assignment,
+    /// and sparse lags from their local stores.
+    pub(crate) fn cluster_state(&self, scenario: &Scenario) -> Result<ClusterState, InputError> {
+        let tasks = self
+            .tasks
+            .iter()
+            .map(|t| {
+                let mut task = if t.stateful {
+                    Task::stateful(t.id, t.end.floor_records().get())
+                } else {
+                    Task::stateless(t.id)
+                };
+                // The racks of the replicas of its input and changelog
+                // partitions, as KIP-925's assignor reads them.
+                task.racks.extend(t.racks.iter().cloned());
+                if t.stateful {
+                    task.changelog_racks.extend(t.racks.iter().cloned());
+                }
+                let (cpu, ram_mb, disk_mb) = self.task_resources[t.id.subtopology as usize];
+                task.cpu = cpu;
+                task.ram_mb = ram_mb;
+                task.disk_mb = disk_mb;
+                task
+            })
+            .collect();
+        let clients = self
+            .members()
+            .into_iter()
+            .map(|c| self.client_view(c))
+            .collect();
+        let containers = self
+            .containers
+            .iter()
+            .map(|(id, c)| (id.clone(), c.clone()))
+            .collect();
+        ClusterState::new(scenario.config.clone(), tasks, clients)?
+            .with_previous_containers(containers)
+    }
+
+    /// Member `c` as the leader sees it.
+    fn client_view(&self, c: ClientNo) -> Client {
+        let sim = &self.clients[c];
+        let mut client = Client::new(sim.name.as_str(), sim.threads);
+        client.rack = sim.rack.clone();
+        client.host = Some(sim.name.clone());
+        (client.cpu, client.ram_mb, client.disk_mb) = self.client_resources;
+        for (key, values) in &self.tags {
+            client
+                .tags
+                .insert(key.clone(), values[c.index() % values.len()].clone());
+        }
+        client.previous_active = sim.actives.iter().map(|&t| self.tasks[t].id).collect();
+        // Kafka's leader derives previous standbys from the offset sums a
+        // member reports: every task with a store on its disk that it did not
+        // run as an active (`ClientState.initializePrevTasks`), not only the
+        // standbys it was last assigned. The replicas of the plan in force
+        // count too: a client that lost its disk in a crash and came back
+        // before the group noticed still holds them (and `previous_warmup`,
+        // read from them, must stay within `previous_standby`).
+        client.previous_standby = sim
+            .stores
+            .keys()
+            .chain(&sim.replicas)
+            .filter(|t| !sim.actives.contains(t))
+            .map(|&t| self.tasks[t].id)
+            .collect();
+        client.previous_warmup = sim
+            .replicas
+            .iter()
+            .filter(|&&t| !self.tasks[t].standbys.contains(&c))
+            .map(|&t| self.tasks[t].id)
+            .collect();
+        client.leaving = sim.leaving_since.is_some();
+        for &t in sim.stores.keys() {
+            client.lags.insert(self.tasks[t].id, self.lag(c, t));
+        }
+        client
+    }
+
+    /// The lags in records the members report now, by (client, task): every
+    /// store they hold but those of the actives they run (`running`).
+    fn reported_lags(&self) -> Lags {
+        let mut lags = BTreeMap::new();
+        for c in self.members() {
+            for &t in self.clients[c].stores.keys() {
+                if let Lag::Records(records) = self.lag(c, t) {
+                    lags.insert((c, t), records);
+                }
+            }
+        }
+        lags
+    }
+
+    /// Each task's changelog end offset in records (rounded up), as the
+    /// leader reads it at a rebalance.
+    fn end_offsets(&self) -> IxVec<TaskIx, u64> {
+        self.tasks
+            .iter()
+            .map(|task| task.end.ceil_records().get())
+            .collect()
+    }
+
+    /// The lag client `c` reports for task `t` (it holds a store of it).
+    pub(crate) fn lag(&self, c: ClientNo, t: TaskIx) -> Lag {
+        let task = &self.tasks[t];
+        let offset = self.clients[c]
+            .stores
+            .get(&t)
+            .map_or(MilliRecords::ZERO, |s| s.offset);
+        if task.owner == Some(c) && task.state == ActiveState::Running {
+            Lag::Running
+        } else {
+            Lag::Records(task.end.saturating_minus(offset).ceil_records().get())
+        }
+    }
+}
 
 /// The leader's memory between rebalances, per run: the last rebalance's
-/// time, the lags reported then and the changelogs' end offsets then.
+/// time, the lags reported then and the changelogs' end offsets then, and
+/// the observation in force.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct RateObserver {
-    /// The last rebalance's time and the lags reported then.
-    last: Option<(SimTime, Lags, Vec<u64>)>,
+    /// The last rebalance's time, the lags reported then and the end offsets then.
+    last: Option<(SimTime, Lags, IxVec<TaskIx, u64>)>,
     /// The observation in force.
     observed: Option<u64>,
 }
 
 impl RateObserver {
     /// The observation at a rebalance at `now`, before its plan is applied
-    /// (`world` holds the plan in force); remembers the lags reported now.
+    /// (`world` holds the plan in force): the core's rule over the lags its
+    /// replicas reported at the last rebalance (a replica that reported none
+    /// then had no store: its lag was the whole changelog) and now; without
+    /// a new sample, the observation in force. Remembers the lags reported now.
     pub(crate) fn observe(&mut self, world: &World, now: SimTime, acceptable: u64) -> Option<u64> {
         let lags = world.reported_lags();
         if let Some((then, before, ends)) = &self.last {
-            let ms = u128::from(now.since(*then).get());
-            // Per member: the records its replicas of the plan in force
-            // restored (one that reported no lag then had no store: its lag
-            // was the whole changelog), and whether one is still behind.
-            let mut best: Option<u64> = None;
-            for (c, client) in world.clients.iter().enumerate() {
-                let mut records = 0u128;
-                let mut behind = false;
-                for &t in &client.replicas {
-                    let Some(&l1) = lags.get(&(c, t)) else {
-                        continue;
-                    };
-                    let l0 = before.get(&(c, t)).copied().unwrap_or(ends[t]);
-                    records += u128::from(l0.saturating_sub(l1));
-                    behind |= l1 > acceptable;
-                }
-                if behind && ms > 0 {
-                    let rate = u64::try_from(records * 1000 / ms).unwrap_or(u64::MAX);
-                    if rate > 0 {
-                        best = best.max(Some(rate));
-                    }
-                }
-            }
-            if best.is_some() {
-                self.observed = best;
+            let replicas: Lags = world
+                .clients
+                .iter_enumerated()
+                .flat_map(|(c, client)| client.replicas.iter().map(move |&t| (c, t)))
+                .map(|(c, t)| ((c, t), before.get(&(c, t)).copied().unwrap_or(ends[t])))
+                .collect();
+            let elapsed = now.since(*then).get();
+            if let Some(rate) = restore_rate::observe(&replicas, &lags, elapsed, acceptable) {
+                self.observed = Some(rate);
             }
         }
         self.last = Some((now, lags, world.end_offsets()));
         self.observed
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeSet;
+
+    use super::*;
+
+    /// Five clients, racks r1..r3 with replication factor 2, zones z1 and z2,
+    /// stated resources; subtopology 0 stateful (2 tasks), 1 stateless (2).
+    #[test]
+    fn the_leader_sees_tags_replica_racks_and_resources() {
+        let s = Scenario::from_toml(
+            "name = \"w\"\nseed = 1\nduration = \"1h\"\n\
+             [cluster]\nclients = 5\nracks = [\"r1\", \"r2\", \"r3\"]\nreplication_factor = 2\n\
+             tags = { zone = [\"z1\", \"z2\"], cell = [\"a\"] }\n\
+             restore_rate = 100\ncpu = 4\nram_mb = 8192\ndisk_mb = 65536\n\
+             [[subtopologies]]\npartitions = 2\nstateful = true\nstate_records = 10\ncpu = 0.5\nram_mb = 1024\ndisk_mb = 4096\n\
+             [[subtopologies]]\npartitions = 2\n",
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        let world = World::new(&s, 1).unwrap();
+        let state = world.cluster_state(&s).unwrap();
+        let set = |racks: &[&str]| -> BTreeSet<String> {
+            racks.iter().map(|r| (*r).to_string()).collect()
+        };
+        let tasks = state.tasks();
+        // Task n (id order 0_0, 0_1, 1_0, 1_1) on racks n and n + 1 (mod 3).
+        let want = [["r1", "r2"], ["r2", "r3"], ["r3", "r1"], ["r1", "r2"]];
+        for (n, task) in tasks.iter().enumerate() {
+            assert_eq!(task.racks, set(&want[n]), "{}", task.id);
+            let changelog = if task.stateful {
+                set(&want[n])
+            } else {
+                BTreeSet::new()
+            };
+            assert_eq!(task.changelog_racks, changelog, "{}", task.id);
+        }
+        assert_eq!(
+            world.tasks[TaskIx::from_position(2)]
+                .changelog_rack
+                .as_deref(),
+            Some("r3")
+        );
+        assert_eq!(
+            (tasks[0].cpu, tasks[0].ram_mb, tasks[0].disk_mb),
+            (Some(0.5), Some(1024), Some(4096))
+        );
+        assert_eq!(
+            (tasks[3].cpu, tasks[3].ram_mb, tasks[3].disk_mb),
+            (None, None, None)
+        );
+        let zones: Vec<&str> = state
+            .clients()
+            .iter()
+            .map(|c| c.tags["zone"].as_str())
+            .collect();
+        assert_eq!(zones, ["z1", "z2", "z1", "z2", "z1"]);
+        let racks: Vec<&str> = state
+            .clients()
+            .iter()
+            .map(|c| c.rack.as_deref().unwrap())
+            .collect();
+        assert_eq!(racks, ["r1", "r2", "r3", "r1", "r2"]);
+        for c in state.clients() {
+            assert_eq!(c.tags["cell"], "a");
+            assert_eq!(
+                (c.cpu, c.ram_mb, c.disk_mb),
+                (Some(4.0), Some(8192), Some(65536))
+            );
+        }
     }
 }

@@ -1,9 +1,9 @@
 //! Engine tests on hand-built scenarios with hand-computed answers.
 
 use super::*;
-use crate::sim::*;
 use crate::assignor;
 use crate::model::{AssignmentConfig, Lag};
+use crate::sim::*;
 
 fn scenario(clients: u32, subs: Vec<SubtopologySpec>, events: Vec<Event>) -> Scenario {
     Scenario {
@@ -459,14 +459,13 @@ fn happenings_past_the_end_of_the_clock_never_come() {
     };
     for name in ["kip441", "sticky"] {
         let a = assignor::by_name(name).unwrap();
-        let huge = engine::run_unchecked(&bounce(106_751_991_167 * 86_400_000), a, 1).unwrap();
-        let long = engine::run_unchecked(&bounce(1_000 * 86_400_000), a, 1).unwrap();
+        let huge = run_unchecked(&bounce(106_751_991_167 * 86_400_000), a, 1).unwrap();
+        let long = run_unchecked(&bounce(1_000 * 86_400_000), a, 1).unwrap();
         assert_eq!(huge, long, "{name}");
         assert_eq!(huge.metrics.membership_rebalances, 2, "{name}");
 
-        let huge =
-            engine::run_unchecked(&outage(Some(213_503_982_334 * 86_400_000)), a, 1).unwrap();
-        let never = engine::run_unchecked(&outage(None), a, 1).unwrap();
+        let huge = run_unchecked(&outage(Some(213_503_982_334 * 86_400_000)), a, 1).unwrap();
+        let never = run_unchecked(&outage(None), a, 1).unwrap();
         assert_eq!(huge, never, "{name}");
         assert_eq!(huge.outcome, Outcome::Completed);
     }
@@ -477,7 +476,7 @@ fn happenings_past_the_end_of_the_clock_never_come() {
 #[test]
 fn an_overflow_stops_the_run_naming_the_quantity() {
     let overflow = |s: &Scenario| {
-        let e = engine::run_unchecked(s, assignor::by_name("sticky").unwrap(), 1).unwrap_err();
+        let e = run_unchecked(s, assignor::by_name("sticky").unwrap(), 1).unwrap_err();
         match e.problem {
             SimProblem::Overflow(o) => o.what,
             other => panic!("not an overflow: {other:?}"),
@@ -649,23 +648,23 @@ fn churn_never_leaves_fewer_than_two_members() {
 /// {0_1, 0_2}, and all three reported as lags.
 #[test]
 fn every_store_on_disk_but_the_actives_is_a_previous_standby() {
-    use super::world::{Store, World};
-    use crate::model::TaskId;
+    use super::world::{ClientNo, Store, World};
+    use crate::model::{TaskId, TaskIx};
     use std::collections::BTreeSet;
     let s = scenario(1, vec![stateful(3, 1_000, 0)], vec![]);
     let mut world = World::new(&s, s.seed).unwrap();
-    let c = &mut world.clients[0];
+    let c = &mut world.clients[ClientNo::from_position(0)];
     for t in 0..3 {
         c.stores.insert(
-            t,
+            TaskIx::from_position(t),
             Store {
                 offset: MilliRecords::ZERO,
                 released_at: (t == 2).then(|| SimTime::new(5)),
             },
         );
     }
-    c.actives.insert(0);
-    c.replicas.insert(1);
+    c.actives.insert(TaskIx::from_position(0));
+    c.replicas.insert(TaskIx::from_position(1));
     let state = world.cluster_state(&s).unwrap();
     let client = &state.clients()[0];
     let ids = |ps: &[u32]| {

@@ -1,16 +1,27 @@
-//! The simulated cluster: clients, their local stores, tasks and the
-//! assignment in force, in the simulator's units (`units`): changelogs in
-//! milli-records, times in virtual milliseconds.
+//! The simulated cluster as state: clients by number ([`ClientNo`]), their
+//! local stores, tasks by position ([`TaskIx`]) and the assignment in
+//! force, in the simulator's units: changelogs in milli-records, times in
+//! virtual milliseconds. It keeps no accounting (the ledger does): a change
+//! that ends a task's outage returns the outage's length to the caller.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
 
-use crate::model::{
-    Client, ClusterState, Container, ContainerId, InputError, Lag, Plan, Task, TaskId,
-};
-
-use crate::sim::scenario::perturb;
 use super::units::{MilliRecords, Millis, Overflow, Rate, Records, SimTime};
+use crate::model::ix::position;
+use crate::model::{Container, ContainerId, Ix, IxVec, Plan, TaskId, TaskIx};
+use crate::sim::scenario::perturb;
 use crate::sim::Scenario;
+
+position!(
+    /// A client's number: `c3` is the fourth client created. Clients are
+    /// never reused, so the number is also its position in
+    /// [`World::clients`]. (A [`TaskIx`] is a task's position in
+    /// [`World::tasks`], which lists every task in id order, as a
+    /// `ClusterState` does.)
+    pub(crate) ClientNo,
+    "c"
+);
 
 /// Where a client is in its life.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -59,10 +70,10 @@ pub(crate) struct ClientSim {
     pub rack: Option<String>,
     pub threads: u32,
     pub status: Status,
-    pub stores: BTreeMap<usize, Store>,
-    pub actives: BTreeSet<usize>,
+    pub stores: BTreeMap<TaskIx, Store>,
+    pub actives: BTreeSet<TaskIx>,
     /// Standbys and warm-ups held.
-    pub replicas: BTreeSet<usize>,
+    pub replicas: BTreeSet<TaskIx>,
     /// When the client asked to leave gracefully, while it waits for its
     /// tasks to be handed over (strategies that hand over on leave).
     pub leaving_since: Option<SimTime>,
@@ -80,16 +91,14 @@ pub(crate) struct TaskSim {
     pub end: MilliRecords,
     /// Records appended per second while the active runs.
     pub write_rate: Rate,
-    pub owner: Option<usize>,
+    pub owner: Option<ClientNo>,
     pub state: ActiveState,
     /// Start of the current outage, if the task is unavailable.
     pub outage_since: Option<SimTime>,
-    /// Its closed outages' total length.
-    pub down_ms: Millis,
     /// Clients holding a standby (not warm-up) of the task.
-    pub standbys: BTreeSet<usize>,
+    pub standbys: BTreeSet<ClientNo>,
     /// Clients holding a standby or warm-up of the task.
-    pub replicas: BTreeSet<usize>,
+    pub replicas: BTreeSet<ClientNo>,
     /// The rack of the leader of the task's changelog (and input)
     /// partitions, if racks are known: `racks[0]`.
     pub changelog_rack: Option<String>,
@@ -105,12 +114,6 @@ pub(crate) struct TaskSim {
 }
 
 impl TaskSim {
-    /// Adds a closed outage to the task's total. The total is at most the
-    /// run's duration, which `Scenario::check` bounds far below `u64` ms.
-    pub(crate) fn add_down(&mut self, outage: Millis) {
-        self.down_ms = self.down_ms.checked_plus(outage).unwrap_or(Millis::MAX);
-    }
-
     /// Sets the write rate a `write_spike` asks for, in records per second,
     /// times the task's own factor (`[perturb] write_rate`).
     pub(crate) fn set_write_rate(&mut self, records_per_s: u64) {
@@ -127,26 +130,34 @@ pub(crate) struct ActiveMoves {
     pub stateful: u64,
 }
 
+/// What making a plan the assignment in force did.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct Applied {
+    /// Actives that changed client.
+    pub active_moves: ActiveMoves,
+    /// Replicas placed on a client that did not hold the task as one.
+    pub replica_moves: u64,
+    /// The outages the plan ended (a task running again at once), by task.
+    pub closed: Vec<(TaskIx, Millis)>,
+}
+
 /// Clients and tasks.
 #[derive(Debug, Clone)]
 pub(crate) struct World {
-    pub clients: Vec<ClientSim>,
-    pub tasks: Vec<TaskSim>,
+    pub clients: IxVec<ClientNo, ClientSim>,
+    pub tasks: IxVec<TaskIx, TaskSim>,
     racks: Vec<String>,
     /// Tag keys and the values dealt round-robin over clients.
-    tags: BTreeMap<String, Vec<String>>,
+    pub(super) tags: BTreeMap<String, Vec<String>>,
     threads: u32,
-    cpu: Option<f64>,
-    ram_mb: Option<u64>,
-    disk_mb: Option<u64>,
+    /// CPU, RAM and disk each client offers.
+    pub(super) client_resources: (Option<f64>, Option<u64>, Option<u64>),
     /// CPU, RAM and disk each task states, by subtopology.
-    task_resources: Vec<(Option<f64>, Option<u64>, Option<u64>)>,
-    /// The longest outage closed so far.
-    pub max_outage_ms: Millis,
+    pub(super) task_resources: Vec<(Option<f64>, Option<u64>, Option<u64>)>,
     /// The containers of the plan in force (a strategy that has them,
     /// `samza`), handed to the next rebalance as the previous ones: the
     /// job's record, kept when a container's client leaves.
-    containers: BTreeMap<ContainerId, Container>,
+    pub(super) containers: BTreeMap<ContainerId, Container>,
 }
 
 impl World {
@@ -199,7 +210,6 @@ impl World {
                     owner: None,
                     state: ActiveState::Down,
                     outage_since: Some(SimTime::ZERO),
-                    down_ms: Millis::ZERO,
                     standbys: BTreeSet::new(),
                     replicas: BTreeSet::new(),
                     changelog_rack: task_racks.first().cloned(),
@@ -213,33 +223,31 @@ impl World {
         tasks.sort_by_key(|t| t.id);
         let cluster = &scenario.cluster;
         let mut world = World {
-            clients: Vec::new(),
-            tasks,
+            clients: IxVec::new(),
+            tasks: IxVec::from_raw(tasks),
             racks,
             tags: cluster.tags.clone(),
             threads: cluster.threads,
-            cpu: cluster.cpu,
-            ram_mb: cluster.ram_mb,
-            disk_mb: cluster.disk_mb,
+            client_resources: (cluster.cpu, cluster.ram_mb, cluster.disk_mb),
             task_resources: scenario
                 .subtopologies
                 .iter()
                 .map(|s| (s.cpu, s.ram_mb, s.disk_mb))
                 .collect(),
-            max_outage_ms: Millis::ZERO,
             containers: BTreeMap::new(),
         };
         for _ in 0..cluster.clients {
-            world.add_client(SimTime::new(0));
+            world.add_client(SimTime::ZERO);
         }
         Ok(world)
     }
 
     /// A new member `c<n>` started at `now`, its rack dealt round-robin.
-    pub(crate) fn add_client(&mut self, now: SimTime) -> usize {
-        let i = self.clients.len();
+    pub(crate) fn add_client(&mut self, now: SimTime) -> ClientNo {
+        let c = ClientNo::from_position(self.clients.len());
+        let i = c.index();
         self.clients.push(ClientSim {
-            name: format!("c{i}"),
+            name: c.to_string(),
             rack: (!self.racks.is_empty()).then(|| self.racks[i % self.racks.len()].clone()),
             threads: self.threads,
             status: Status::Member,
@@ -249,13 +257,13 @@ impl World {
             leaving_since: None,
             up_since: now,
         });
-        i
+        c
     }
 
     /// How many of `tasks` (whose stores were just deleted, or left with a
     /// client scaled in) no client that is in the group or may come back
     /// holds a store of any more: tasks that lost every copy of their state.
-    pub(crate) fn last_copies(&self, tasks: impl IntoIterator<Item = usize>) -> u64 {
+    pub(crate) fn last_copies(&self, tasks: impl IntoIterator<Item = TaskIx>) -> u64 {
         let lost = tasks.into_iter().filter(|t| {
             !self
                 .clients
@@ -266,137 +274,35 @@ impl World {
     }
 
     /// The client named `name`.
-    pub(crate) fn client_named(&self, name: &str) -> Option<usize> {
-        self.clients.iter().position(|c| c.name == name)
+    pub(crate) fn client_named(&self, name: &str) -> Option<ClientNo> {
+        self.clients
+            .iter_enumerated()
+            .find(|(_, c)| c.name == name)
+            .map(|(c, _)| c)
     }
 
     /// Members in creation order.
-    pub(crate) fn members(&self) -> Vec<usize> {
-        (0..self.clients.len())
-            .filter(|&c| self.clients[c].status == Status::Member)
+    pub(crate) fn members(&self) -> Vec<ClientNo> {
+        self.clients
+            .iter_enumerated()
+            .filter(|(_, c)| c.status == Status::Member)
+            .map(|(c, _)| c)
             .collect()
     }
 
-    /// The state the group leader sees: members, their previous assignment,
-    /// and sparse lags from their local stores.
-    pub(crate) fn cluster_state(&self, scenario: &Scenario) -> Result<ClusterState, InputError> {
-        let tasks = self
+    /// The position of the task `id` (every task is listed, in id order).
+    fn task_of(&self, id: TaskId) -> TaskIx {
+        let i = self
             .tasks
-            .iter()
-            .map(|t| {
-                let mut task = if t.stateful {
-                    Task::stateful(t.id, t.end.floor_records().get())
-                } else {
-                    Task::stateless(t.id)
-                };
-                // The racks of the replicas of its input and changelog
-                // partitions, as KIP-925's assignor reads them.
-                task.racks.extend(t.racks.iter().cloned());
-                if t.stateful {
-                    task.changelog_racks.extend(t.racks.iter().cloned());
-                }
-                let (cpu, ram_mb, disk_mb) = self.task_resources[t.id.subtopology as usize];
-                task.cpu = cpu;
-                task.ram_mb = ram_mb;
-                task.disk_mb = disk_mb;
-                task
-            })
-            .collect();
-        let clients = self
-            .members()
-            .into_iter()
-            .map(|c| self.client_view(c))
-            .collect();
-        let containers = self
-            .containers
-            .iter()
-            .map(|(id, c)| (id.clone(), c.clone()))
-            .collect();
-        ClusterState::new(scenario.config.clone(), tasks, clients)?
-            .with_previous_containers(containers)
-    }
-
-    fn client_view(&self, c: usize) -> Client {
-        let sim = &self.clients[c];
-        let mut client = Client::new(sim.name.as_str(), sim.threads);
-        client.rack = sim.rack.clone();
-        client.host = Some(sim.name.clone());
-        client.cpu = self.cpu;
-        client.ram_mb = self.ram_mb;
-        client.disk_mb = self.disk_mb;
-        for (key, values) in &self.tags {
-            client
-                .tags
-                .insert(key.clone(), values[c % values.len()].clone());
-        }
-        client.previous_active = sim.actives.iter().map(|&t| self.tasks[t].id).collect();
-        // Kafka's leader derives previous standbys from the offset sums a
-        // member reports: every task with a store on its disk that it did not
-        // run as an active (`ClientState.initializePrevTasks`), not only the
-        // standbys it was last assigned. The replicas of the plan in force
-        // count too: a client that lost its disk in a crash and came back
-        // before the group noticed still holds them (and `previous_warmup`,
-        // read from them, must stay within `previous_standby`).
-        client.previous_standby = sim
-            .stores
-            .keys()
-            .chain(&sim.replicas)
-            .filter(|t| !sim.actives.contains(t))
-            .map(|&t| self.tasks[t].id)
-            .collect();
-        client.previous_warmup = sim
-            .replicas
-            .iter()
-            .filter(|&&t| !self.tasks[t].standbys.contains(&c))
-            .map(|&t| self.tasks[t].id)
-            .collect();
-        client.leaving = sim.leaving_since.is_some();
-        for &t in sim.stores.keys() {
-            client.lags.insert(self.tasks[t].id, self.lag(c, t));
-        }
-        client
-    }
-
-    /// The lags in records the members report now, by (client, task): every
-    /// store they hold but those of the actives they run (`running`).
-    pub(crate) fn reported_lags(&self) -> BTreeMap<(usize, usize), u64> {
-        let mut lags = BTreeMap::new();
-        for c in self.members() {
-            for &t in self.clients[c].stores.keys() {
-                if let Lag::Records(records) = self.lag(c, t) {
-                    lags.insert((c, t), records);
-                }
-            }
-        }
-        lags
-    }
-
-    /// Each task's changelog end offset in records (rounded up), as the
-    /// leader reads it at a rebalance.
-    pub(crate) fn end_offsets(&self) -> Vec<u64> {
-        self.tasks
-            .iter()
-            .map(|task| task.end.ceil_records().get())
-            .collect()
-    }
-
-    /// The lag client `c` reports for task `t` (it holds a store of it).
-    fn lag(&self, c: usize, t: usize) -> Lag {
-        let task = &self.tasks[t];
-        let offset = self.clients[c]
-            .stores
-            .get(&t)
-            .map_or(MilliRecords::ZERO, |s| s.offset);
-        if task.owner == Some(c) && task.state == ActiveState::Running {
-            Lag::Running
-        } else {
-            Lag::Records(task.end.saturating_minus(offset).ceil_records().get())
-        }
+            .as_raw()
+            .binary_search_by_key(&id, |t| t.id)
+            .expect("a plan that passed validate names the world's tasks");
+        TaskIx::from_position(i)
     }
 
     /// The members holding a warm-up (a learner) of `t` whose copy is caught
     /// up under `acceptable` records, by the rule the assignors read.
-    pub(crate) fn caught_up_warmups(&self, t: usize, acceptable: Records) -> Vec<usize> {
+    pub(crate) fn caught_up_warmups(&self, t: TaskIx, acceptable: Records) -> Vec<ClientNo> {
         let task = &self.tasks[t];
         task.replicas
             .iter()
@@ -406,60 +312,54 @@ impl World {
             .collect()
     }
 
-    /// Makes `plan` the assignment in force at `now`. Returns the active
-    /// moves and the replica moves. Tasks that change owner (all tasks when `eager`) pause
-    /// until `now + pause` (for the rest of the run when that is past the
-    /// end of the clock).
+    /// Makes `plan` the assignment in force at `now`. Tasks that change
+    /// owner (all tasks when `eager`) pause until `now + pause` (for the
+    /// rest of the run when that is past the end of the clock).
     pub(crate) fn apply(
         &mut self,
         plan: &Plan,
         now: SimTime,
         pause: Millis,
         eager: bool,
-    ) -> (ActiveMoves, u64) {
-        let index: BTreeMap<&str, usize> = self
-            .clients
-            .iter()
-            .enumerate()
-            .map(|(i, c)| (c.name.as_str(), i))
-            .collect();
-        let task_index: BTreeMap<TaskId, usize> = self
-            .tasks
-            .iter()
-            .enumerate()
-            .map(|(i, t)| (t.id, i))
-            .collect();
-        let mut owner = vec![None; self.tasks.len()];
-        let mut standbys = vec![BTreeSet::new(); self.tasks.len()];
-        let mut replicas = vec![BTreeSet::new(); self.tasks.len()];
+    ) -> Applied {
+        let tasks = self.tasks.len();
+        let mut owner: IxVec<TaskIx, Option<ClientNo>> = IxVec::from_elem(None, tasks);
+        let mut standbys: IxVec<TaskIx, BTreeSet<ClientNo>> =
+            IxVec::from_elem(BTreeSet::new(), tasks);
+        let mut replicas = standbys.clone();
         for (id, cp) in &plan.clients {
-            let c = index[id.as_str()];
-            for t in &cp.active {
-                owner[task_index[t]] = Some(c);
+            let c = self
+                .client_named(id.as_str())
+                .expect("a plan that passed validate names the members");
+            for &t in &cp.active {
+                owner[self.task_of(t)] = Some(c);
             }
-            for t in &cp.standby {
-                standbys[task_index[t]].insert(c);
-                replicas[task_index[t]].insert(c);
+            for &t in &cp.standby {
+                let t = self.task_of(t);
+                standbys[t].insert(c);
+                replicas[t].insert(c);
             }
-            for t in &cp.warmup {
-                replicas[task_index[t]].insert(c);
+            for &t in &cp.warmup {
+                replicas[self.task_of(t)].insert(c);
             }
         }
         self.containers.clone_from(&plan.containers);
-        let mut moves = (ActiveMoves::default(), 0);
-        for client in &mut self.clients {
+        let mut applied = Applied::default();
+        for client in self.clients.iter_mut() {
             client.actives.clear();
             client.replicas.clear();
         }
-        for (t, new_owner) in owner.into_iter().enumerate() {
+        for (t, new_owner) in owner.into_raw().into_iter().enumerate() {
+            let t = TaskIx::from_position(t);
             let old_owner = self.tasks[t].owner;
             let new_replicas = std::mem::take(&mut replicas[t]);
-            moves.1 += new_replicas.difference(&self.tasks[t].replicas).count() as u64;
+            applied.replica_moves +=
+                new_replicas.difference(&self.tasks[t].replicas).count() as u64;
             if old_owner.is_some() && new_owner != old_owner {
-                moves.0.total += 1;
-                moves.0.stateful += u64::from(self.tasks[t].stateful);
+                applied.active_moves.total += 1;
+                applied.active_moves.stateful += u64::from(self.tasks[t].stateful);
             }
-            let holders: BTreeSet<usize> = new_owner
+            let holders: BTreeSet<ClientNo> = new_owner
                 .into_iter()
                 .chain(new_replicas.iter().copied())
                 .collect();
@@ -471,28 +371,33 @@ impl World {
             for &c in &task.replicas {
                 self.clients[c].replicas.insert(t);
             }
-            match new_owner {
+            let closed = match new_owner {
                 None => self.set_state(t, ActiveState::Down, now),
                 Some(c) => {
                     self.clients[c].actives.insert(t);
                     if new_owner != old_owner || eager || self.tasks[t].state == ActiveState::Down {
-                        self.set_state(t, ActiveState::Paused(now.checked_after(pause)), now);
-                        self.resolve_pause(t, now);
+                        let until = now.checked_after(pause);
+                        let paused = self.set_state(t, ActiveState::Paused(until), now);
+                        debug_assert!(paused.is_none(), "a pause closes no outage");
+                        self.resolve_pause(t, now)
+                    } else {
+                        None
                     }
                 }
-            }
+            };
+            applied.closed.extend(closed.map(|outage| (t, outage)));
         }
-        moves
+        applied
     }
 
     /// Creates stores for new holders of stateful task `t` and marks the
     /// stores of clients that no longer hold it as released.
-    fn hold_stores(&mut self, t: usize, holders: &BTreeSet<usize>, now: SimTime) {
+    fn hold_stores(&mut self, t: TaskIx, holders: &BTreeSet<ClientNo>, now: SimTime) {
         if !self.tasks[t].stateful {
             return;
         }
         for (c, client) in self.clients.iter_mut().enumerate() {
-            if holders.contains(&c) {
+            if holders.contains(&ClientNo::from_position(c)) {
                 let store = client.stores.entry(t).or_insert(Store {
                     offset: MilliRecords::ZERO,
                     released_at: None,
@@ -504,28 +409,39 @@ impl World {
         }
     }
 
-    /// Sets a task's active state, opening or closing its outage.
-    pub(crate) fn set_state(&mut self, t: usize, state: ActiveState, now: SimTime) {
+    /// Sets a task's active state, opening or closing its outage; the
+    /// length of the outage it closes, if it closes one.
+    #[must_use = "a closed outage is accounted by the ledger"]
+    pub(crate) fn set_state(
+        &mut self,
+        t: TaskIx,
+        state: ActiveState,
+        now: SimTime,
+    ) -> Option<Millis> {
         let task = &mut self.tasks[t];
         task.state = state;
         match (state, task.outage_since) {
             (ActiveState::Running, Some(since)) => {
                 task.outage_since = None;
-                task.add_down(now.since(since));
-                self.max_outage_ms = self.max_outage_ms.max(now.since(since));
+                Some(now.since(since))
             }
-            (ActiveState::Running, None) | (_, Some(_)) => {}
-            (_, None) => task.outage_since = Some(now),
+            (ActiveState::Running, None) | (_, Some(_)) => None,
+            (_, None) => {
+                task.outage_since = Some(now);
+                None
+            }
         }
     }
 
-    /// Ends a pause that is over at `now`: the task restores or runs.
-    pub(crate) fn resolve_pause(&mut self, t: usize, now: SimTime) {
+    /// Ends a pause that is over at `now`: the task restores or runs; the
+    /// outage it closes, if it runs.
+    #[must_use = "a closed outage is accounted by the ledger"]
+    pub(crate) fn resolve_pause(&mut self, t: TaskIx, now: SimTime) -> Option<Millis> {
         let ActiveState::Paused(until) = self.tasks[t].state else {
-            return;
+            return None;
         };
         if until.is_none_or(|until| until > now) {
-            return;
+            return None;
         }
         let task = &self.tasks[t];
         let owner = task.owner.expect("a paused task has an owner");
@@ -541,71 +457,50 @@ impl World {
         };
         self.set_state(t, state, now)
     }
+
+    /// Deletes stores released longer ago than `delay`, as Kafka Streams'
+    /// state directory cleaner does: only inside a running member (a
+    /// crashed, bounced or departed client deletes nothing, and a restarted
+    /// one keeps its stores on disk and reports them), and not before the
+    /// cleaner's first pass, one delay after the client started. The tasks
+    /// whose stores it deleted.
+    pub(crate) fn clean_stores(&mut self, now: SimTime, delay: Millis) -> Vec<TaskIx> {
+        let due = |since: SimTime| since.checked_after(delay).is_some_and(|at| at <= now);
+        let mut deleted = Vec::new();
+        for client in self.clients.iter_mut() {
+            if client.status != Status::Member || !due(client.up_since) {
+                continue;
+            }
+            client.stores.retain(|&t, s| {
+                let keep = s.released_at.is_none_or(|at| !due(at));
+                if !keep {
+                    deleted.push(t);
+                }
+                keep
+            });
+        }
+        deleted
+    }
+
+    /// max − min actives per thread over members, × 1000.
+    pub(crate) fn imbalance_milli(&self) -> u64 {
+        let loads: Vec<u64> = self
+            .members()
+            .into_iter()
+            .map(|c| {
+                let client = &self.clients[c];
+                (client.actives.len() as u64 * 1000).div_ceil(u64::from(client.threads))
+            })
+            .collect();
+        let max = loads.iter().copied().max().unwrap_or(0);
+        let min = loads.iter().copied().min().unwrap_or(0);
+        max - min
+    }
 }
 
 #[cfg(test)]
-mod scenario_tests {
+mod tests {
     use super::*;
-
-    /// Five clients, racks r1..r3 with replication factor 2, zones z1 and z2,
-    /// stated resources; subtopology 0 stateful (2 tasks), 1 stateless (2).
-    #[test]
-    fn the_leader_sees_tags_replica_racks_and_resources() {
-        let s = Scenario::from_toml(
-            "name = \"w\"\nseed = 1\nduration = \"1h\"\n\
-             [cluster]\nclients = 5\nracks = [\"r1\", \"r2\", \"r3\"]\nreplication_factor = 2\n\
-             tags = { zone = [\"z1\", \"z2\"], cell = [\"a\"] }\n\
-             restore_rate = 100\ncpu = 4\nram_mb = 8192\ndisk_mb = 65536\n\
-             [[subtopologies]]\npartitions = 2\nstateful = true\nstate_records = 10\ncpu = 0.5\nram_mb = 1024\ndisk_mb = 4096\n\
-             [[subtopologies]]\npartitions = 2\n",
-        )
-        .unwrap_or_else(|e| panic!("{e}"));
-        let world = World::new(&s, 1).unwrap();
-        let state = world.cluster_state(&s).unwrap();
-        let set = |racks: &[&str]| -> BTreeSet<String> {
-            racks.iter().map(|r| (*r).to_string()).collect()
-        };
-        let tasks = state.tasks();
-        // Task n (id order 0_0, 0_1, 1_0, 1_1) on racks n and n + 1 (mod 3).
-        let want = [["r1", "r2"], ["r2", "r3"], ["r3", "r1"], ["r1", "r2"]];
-        for (n, task) in tasks.iter().enumerate() {
-            assert_eq!(task.racks, set(&want[n]), "{}", task.id);
-            let changelog = if task.stateful {
-                set(&want[n])
-            } else {
-                BTreeSet::new()
-            };
-            assert_eq!(task.changelog_racks, changelog, "{}", task.id);
-        }
-        assert_eq!(world.tasks[2].changelog_rack.as_deref(), Some("r3"));
-        assert_eq!(
-            (tasks[0].cpu, tasks[0].ram_mb, tasks[0].disk_mb),
-            (Some(0.5), Some(1024), Some(4096))
-        );
-        assert_eq!(
-            (tasks[3].cpu, tasks[3].ram_mb, tasks[3].disk_mb),
-            (None, None, None)
-        );
-        let zones: Vec<&str> = state
-            .clients()
-            .iter()
-            .map(|c| c.tags["zone"].as_str())
-            .collect();
-        assert_eq!(zones, ["z1", "z2", "z1", "z2", "z1"]);
-        let racks: Vec<&str> = state
-            .clients()
-            .iter()
-            .map(|c| c.rack.as_deref().unwrap())
-            .collect();
-        assert_eq!(racks, ["r1", "r2", "r3", "r1", "r2"]);
-        for c in state.clients() {
-            assert_eq!(c.tags["cell"], "a");
-            assert_eq!(
-                (c.cpu, c.ram_mb, c.disk_mb),
-                (Some(4.0), Some(8192), Some(65536))
-            );
-        }
-    }
 
     /// Without `[perturb]` every task starts with its subtopology's records
     /// and rate whatever the seed; with it, seeds differ.
@@ -636,9 +531,10 @@ mod scenario_tests {
         }
         // A write spike keeps each task's factor.
         let mut world = World::new(&perturbed, 1).unwrap();
-        let factor = world.tasks[0].write_factor;
-        world.tasks[0].set_write_rate(1000);
-        let got = world.tasks[0].write_rate.get() as f64;
+        let first = TaskIx::from_position(0);
+        let factor = world.tasks[first].write_factor;
+        world.tasks[first].set_write_rate(1000);
+        let got = world.tasks[first].write_rate.get() as f64;
         assert!(
             (got - 1000.0 * factor).abs() <= 0.5,
             "{got} for factor {factor}"

@@ -35,7 +35,6 @@ pub const DEFAULT_STATE_CLEANUP_DELAY_MS: u64 = 600_000;
 /// Default `churn.lose_state_probability`.
 pub const DEFAULT_LOSE_STATE_PROBABILITY: f64 = 0.5;
 
-
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(super) struct ScenarioDoc {
@@ -185,7 +184,6 @@ struct ChurnDoc {
     until: Option<Duration>,
     lose_state_probability: Option<Number>,
 }
-
 
 impl ScenarioDoc {
     pub(super) fn into_scenario(self) -> Read<Scenario> {

@@ -81,7 +81,6 @@ pub fn scenario_hash(text: &str) -> String {
     format!("{hash:016x}")
 }
 
-
 /// A file that is not TOML: the parser's reason, line and column.
 fn syntax_error(text: &str, e: &toml::de::Error) -> InputError {
     let start = e.span().map(|span| span.start.min(text.len()));

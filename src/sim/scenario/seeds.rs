@@ -66,7 +66,6 @@ impl std::fmt::Display for SeedRange {
     }
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;

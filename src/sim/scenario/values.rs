@@ -20,7 +20,6 @@ pub(super) fn fail<T>(path: impl Into<String>, message: String) -> Read<T> {
     Err(InputError::new(path, message))
 }
 
-
 /// An integer in `MIN ..= MAX` (TOML integers are signed 64-bit).
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Int<const MIN: u64, const MAX: u64>(pub(super) u64);

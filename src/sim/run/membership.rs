@@ -1,0 +1,266 @@
+//! Membership: what a happening does to the group. Scripted events and churn
+//! make clients join, leave, crash and restart; a crash is noticed after the
+//! session timeout; a leaving client under a strategy that hands over on
+//! leave waits for its tasks to be taken over (module doc of `run`).
+
+use super::agenda::Happening;
+use super::churn::{self, ChurnEvent};
+use super::engine::Run;
+use super::units::{Millis, SimTime};
+use super::world::{ActiveState, ClientNo, Status};
+use crate::assignor::LeaveBehaviour;
+use crate::sim::{ChurnKind, EventKind};
+
+impl Run<'_> {
+    /// Applies one happening; whether membership changed.
+    pub(super) fn happen(&mut self, what: Happening) -> bool {
+        let now = self.now;
+        let changed = match what {
+            Happening::Scripted(i) => {
+                self.ledger.event(now);
+                self.scripted(i)
+            }
+            Happening::Churn(e) => {
+                self.ledger.event(now);
+                self.churn(e)
+            }
+            Happening::Notice(c) => {
+                let noticed = self.world.clients[c].status == Status::CrashedMember;
+                if noticed {
+                    self.world.clients[c].status = Status::Crashed;
+                }
+                noticed
+            }
+            Happening::Leave(c) => {
+                self.ledger.event(now);
+                self.leave(c, Status::Away)
+            }
+            Happening::Rejoin(c) | Happening::Restart(c) => {
+                self.ledger.event(now);
+                self.rejoin(c)
+            }
+            Happening::LeaveTimeout(c, asked) => {
+                self.world.clients[c].leaving_since == Some(asked) && self.leave(c, Status::Gone)
+            }
+        };
+        if changed {
+            self.ledger.unsettle();
+        }
+        changed
+    }
+
+    /// The scenario's event `i`; whether membership changed.
+    fn scripted(&mut self, i: usize) -> bool {
+        let now = self.now;
+        match &self.scenario.events[i].kind {
+            EventKind::ScaleOut { count } => {
+                for _ in 0..*count {
+                    self.world.add_client(now);
+                }
+                *count > 0
+            }
+            EventKind::ScaleIn { count } => {
+                let mut members = self.staying_members();
+                let mut changed = false;
+                for _ in 0..*count {
+                    if members.len() <= 1 {
+                        break;
+                    }
+                    let c = members.pop().expect("more than one member");
+                    changed |= self.scale_in(c);
+                }
+                changed
+            }
+            EventKind::Crash { client, lose_state } => {
+                let c = self.world.client_named(client);
+                c.is_some_and(|c| self.crash(c, *lose_state))
+            }
+            EventKind::Restart { client } => {
+                let c = self.world.client_named(client);
+                c.is_some_and(|c| self.rejoin(c))
+            }
+            EventKind::RollingBounce {
+                interval_ms,
+                downtime_ms,
+            } => {
+                let (interval, downtime) = (Millis::new(*interval_ms), Millis::new(*downtime_ms));
+                for (k, c) in self.world.members().into_iter().enumerate() {
+                    // Past the end of the clock: this bounce and the later
+                    // ones never come (module doc of `run`).
+                    let Some(at) = interval
+                        .checked_times(k as u64)
+                        .and_then(|wait| now.checked_after(wait))
+                    else {
+                        break;
+                    };
+                    self.agenda.push(at, Happening::Leave(c));
+                    if let Some(back) = at.checked_after(downtime) {
+                        self.agenda.push(back, Happening::Rejoin(c));
+                    }
+                }
+                false
+            }
+            EventKind::RackOutage {
+                rack,
+                lose_state,
+                duration_ms,
+            } => {
+                let mut changed = false;
+                for c in self.world.members() {
+                    if self.world.clients[c].rack.as_deref() == Some(rack.as_str()) {
+                        changed |= self.crash(c, *lose_state);
+                        let back = duration_ms.and_then(|d| now.checked_after(Millis::new(d)));
+                        if let Some(back) = back {
+                            self.agenda.push(back, Happening::Restart(c));
+                        }
+                    }
+                }
+                changed
+            }
+            EventKind::WriteSpike {
+                subtopology,
+                partition,
+                write_rate,
+            } => {
+                for task in self.world.tasks.iter_mut() {
+                    if task.stateful
+                        && task.id.subtopology == *subtopology
+                        && partition.is_none_or(|p| p == task.id.partition)
+                    {
+                        task.set_write_rate(*write_rate);
+                    }
+                }
+                false
+            }
+        }
+    }
+
+    /// A churn event; whether membership changed.
+    fn churn(&mut self, e: ChurnEvent) -> bool {
+        let members = self.staying_members();
+        match e.kind {
+            // Churn never leaves fewer than two members: a group of one is
+            // balanced by definition and would count as converged at once.
+            ChurnKind::Crash if members.len() > 2 => {
+                let c = members[churn::pick(e.pick, members.len())];
+                self.crash(c, e.lose_state)
+            }
+            ChurnKind::Restart => {
+                let crashed: Vec<ClientNo> = self
+                    .world
+                    .clients
+                    .iter_enumerated()
+                    .filter(|(_, client)| {
+                        matches!(client.status, Status::Crashed | Status::CrashedMember)
+                    })
+                    .map(|(c, _)| c)
+                    .collect();
+                if crashed.is_empty() {
+                    return false;
+                }
+                let c = crashed[churn::pick(e.pick, crashed.len())];
+                self.rejoin(c)
+            }
+            ChurnKind::ScaleOut => {
+                self.world.add_client(self.now);
+                true
+            }
+            ChurnKind::ScaleIn if members.len() > 2 => {
+                let c = *members.last().expect("members");
+                self.scale_in(c)
+            }
+            ChurnKind::Crash | ChurnKind::ScaleIn => false,
+        }
+    }
+
+    /// Members not leaving, in creation order.
+    fn staying_members(&self) -> Vec<ClientNo> {
+        let mut members = self.world.members();
+        members.retain(|&c| self.world.clients[c].leaving_since.is_none());
+        members
+    }
+
+    /// Member `c` is scaled in: it leaves at once, or, under a strategy that
+    /// hands over on leave, it asks to leave and waits.
+    fn scale_in(&mut self, c: ClientNo) -> bool {
+        if self.assignor.info().leave == LeaveBehaviour::Immediate {
+            return self.leave(c, Status::Gone);
+        }
+        self.world.clients[c].leaving_since = Some(self.now);
+        let timeout = self.settings.scale_down_timeout;
+        if let Some(at) = timeout.and_then(|t| self.now.checked_after(t)) {
+            self.agenda.push(at, Happening::LeaveTimeout(c, self.now));
+        }
+        true
+    }
+
+    /// Whether every active of leaving client `c` has a caught-up warm-up on
+    /// another member (stateless ones need none).
+    pub(super) fn handed_over(&self, c: ClientNo) -> bool {
+        let acceptable = self.settings.acceptable_lag;
+        self.world.clients[c].actives.iter().all(|&t| {
+            !self.world.tasks[t].stateful
+                || self
+                    .world
+                    .caught_up_warmups(t, acceptable)
+                    .iter()
+                    .any(|&w| w != c)
+        })
+    }
+
+    /// A member crashes: its actives stop now; the group notices later.
+    /// Crashes change membership only when noticed, so this returns false.
+    fn crash(&mut self, c: ClientNo, lose_state: bool) -> bool {
+        if self.world.clients[c].status != Status::Member {
+            return false;
+        }
+        self.world.clients[c].status = Status::CrashedMember;
+        self.world.clients[c].leaving_since = None;
+        if lose_state {
+            let lost = std::mem::take(&mut self.world.clients[c].stores);
+            let n = self.world.last_copies(lost.into_keys());
+            self.ledger.lost_every_copy(n);
+        }
+        for t in self.world.clients[c].actives.clone() {
+            self.set_state(t, ActiveState::Down);
+        }
+        self.ledger.unsettle();
+        let notice: Option<SimTime> = self.now.checked_after(self.settings.session_timeout);
+        if let Some(at) = notice {
+            self.agenda.push(at, Happening::Notice(c));
+        }
+        false
+    }
+
+    /// A member leaves gracefully (its tasks stop now; state survives).
+    pub(super) fn leave(&mut self, c: ClientNo, status: Status) -> bool {
+        if self.world.clients[c].status != Status::Member {
+            return false;
+        }
+        self.world.clients[c].status = status;
+        self.world.clients[c].leaving_since = None;
+        for t in self.world.clients[c].actives.clone() {
+            self.set_state(t, ActiveState::Down);
+        }
+        if status == Status::Gone {
+            let left: Vec<_> = self.world.clients[c].stores.keys().copied().collect();
+            let n = self.world.last_copies(left);
+            self.ledger.lost_every_copy(n);
+        }
+        true
+    }
+
+    /// A crashed or bounced client comes back into the group.
+    fn rejoin(&mut self, c: ClientNo) -> bool {
+        let status = self.world.clients[c].status;
+        if !matches!(
+            status,
+            Status::Crashed | Status::CrashedMember | Status::Away
+        ) {
+            return false;
+        }
+        self.world.clients[c].status = Status::Member;
+        self.world.clients[c].up_since = self.now;
+        true
+    }
+}
