@@ -34,7 +34,7 @@
 
 use std::cmp::Ordering;
 
-use crate::assignor::AssignError;
+use crate::assignor::strategy::AssignError;
 use crate::model::{ClientIx, ClusterState, Plan};
 
 use super::{Containers, FfdSort, HeronConfig, Res};

@@ -131,9 +131,9 @@ mod round_robin;
 
 use std::fmt::Write as _;
 
+use crate::assignor::common::{plan_of, task_ids};
+use crate::assignor::strategy::{AssignError, Assignor, Claims, LeaveBehaviour, StrategyInfo};
 use crate::model::{ClientIx, ClientPlan, ClusterState, IxVec, Plan, RackAwareStrategy, TaskIx};
-
-use super::{plan_of, task_ids, AssignError, Assignor, Claims, LeaveBehaviour, StrategyInfo};
 
 use java_set::{decimal_hash, Instance, InstanceSet};
 

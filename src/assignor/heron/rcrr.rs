@@ -42,7 +42,7 @@
 //! P previous placements, A tasks to add, each scanning at most C clients,
 //! and R ≤ C + 1 attempts (one more client each).
 
-use crate::assignor::AssignError;
+use crate::assignor::strategy::AssignError;
 use crate::model::{ClientIx, ClusterState, Plan, TaskIx};
 
 use super::opening::containers_to_open;

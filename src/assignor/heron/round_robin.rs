@@ -38,7 +38,7 @@
 
 use std::fmt::Write as _;
 
-use crate::assignor::AssignError;
+use crate::assignor::strategy::AssignError;
 use crate::model::{ClientIx, ClusterState, IxVec, Plan, TaskIx};
 
 use super::{cpu_text, Containers, HeronConfig};

@@ -91,9 +91,11 @@ mod tests;
 
 use std::collections::BTreeSet;
 
+use crate::assignor::common::rack_awareness_diagnostic;
+use crate::assignor::rack;
+use crate::assignor::strategy::{AssignError, Assignor, Claims, LeaveBehaviour, StrategyInfo};
 use crate::model::{ClientIx, ClusterState, Plan, TaskIx};
 
-use super::{rack, AssignError, Assignor, Claims, LeaveBehaviour, StrategyInfo};
 use lags::LagIndex;
 use movement::Budget;
 use standby::StandbyPlacer;
@@ -149,8 +151,7 @@ impl Assignor for Kip441 {
         if probing {
             plan.followup_rebalance_ms = Some(state.config().probing_rebalance_interval_ms);
         }
-        plan.diagnostics
-            .extend(super::rack_awareness_diagnostic(state));
+        plan.diagnostics.extend(rack_awareness_diagnostic(state));
         Ok(plan)
     }
 }

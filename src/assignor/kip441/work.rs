@@ -26,8 +26,8 @@ use std::collections::BTreeSet;
 use smallvec::SmallVec;
 
 use super::rows::Rows;
+use crate::assignor::common::plan_of;
 pub(super) use crate::assignor::load::Load;
-use crate::assignor::plan_of;
 use crate::model::{ClientIx, ClientPlan, ClusterState, IxVec, Plan, TaskId, TaskIx};
 
 /// Which of a client's sets a step works on.

@@ -106,11 +106,12 @@ mod tests;
 
 use std::collections::BTreeSet;
 
+use crate::assignor::common::rack_awareness_not_applied;
 use crate::assignor::load::Load;
 use crate::assignor::share::weighted_share_bounds;
+use crate::assignor::strategy::{AssignError, Assignor, Claims, LeaveBehaviour, StrategyInfo};
 use crate::model::{ClientIx, ClusterState, IxVec, Plan, TaskIx};
 
-use super::{AssignError, Assignor, Claims, LeaveBehaviour, StrategyInfo};
 use work::{Bounds, Kind, Work};
 
 /// KIP-441's first design: learner tasks, rejoin when caught up.
@@ -165,7 +166,7 @@ impl Assignor for Kip441Learner {
             assign_tasks(&mut work);
         }
         let mut plan = work.into_plan(NAME);
-        plan.diagnostics.extend(super::rack_awareness_not_applied(
+        plan.diagnostics.extend(rack_awareness_not_applied(
             state,
             "kip441-learner ignores racks",
         ));

@@ -8,7 +8,7 @@
 
 use std::collections::BTreeSet;
 
-use crate::assignor::plan_of;
+use crate::assignor::common::plan_of;
 use crate::model::{ClientIx, ClientPlan, ClusterState, IxVec, Lag, Plan, TaskIx};
 
 /// Each client's fair share `(lo, hi)` of a kind of task.

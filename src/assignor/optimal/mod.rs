@@ -64,12 +64,13 @@
 
 mod transport;
 
+use crate::assignor::common;
+use crate::assignor::share::share_bounds;
+use crate::assignor::strategy::{AssignError, Assignor, Claims, LeaveBehaviour, StrategyInfo};
 use crate::model::{
     Client, ClientIx, ClientPlan, ClusterState, Ix, IxVec, Lag, Plan, Task, TaskIx,
 };
 
-use super::share::share_bounds;
-use super::{AssignError, Assignor, Claims, LeaveBehaviour, StrategyInfo};
 use transport::{Bounds, Row, TransportError};
 
 /// The strategy's name.
@@ -118,8 +119,8 @@ impl Assignor for Optimal {
 
     fn assign(&self, state: &ClusterState) -> Result<Plan, AssignError> {
         let clients = state.clients();
-        let mut plan = super::plan_of(state, NAME, std::iter::repeat(ClientPlan::default()));
-        plan.diagnostics.extend(super::rack_awareness_not_applied(
+        let mut plan = common::plan_of(state, NAME, std::iter::repeat(ClientPlan::default()));
+        plan.diagnostics.extend(common::rack_awareness_not_applied(
             state,
             "optimal minimises restore cost only and ignores racks",
         ));

@@ -6,6 +6,7 @@
 use std::collections::BTreeMap;
 
 use crate::flow::FlowNetwork;
+use crate::model::{ClientIx, IxVec};
 
 use super::routes::Routes;
 
@@ -31,11 +32,11 @@ pub(super) fn place(
     n: usize,
     m: usize,
     group: &[u32],
-    current: &[usize],
-    class: &[usize],
-    cost: impl Fn(usize, usize) -> i64,
-) -> Vec<usize> {
-    let mut count = vec![0i64; m];
+    current: &[ClientIx],
+    class: &IxVec<ClientIx, usize>,
+    cost: impl Fn(usize, ClientIx) -> i64,
+) -> Vec<ClientIx> {
+    let mut count: IxVec<ClientIx, i64> = IxVec::from_elem(0, m);
     for &k in current {
         count[k] += 1;
     }
@@ -46,12 +47,12 @@ pub(super) fn place(
     let mut net = FlowNetwork::new();
     let source = net.add_node();
     let tasks: Vec<_> = (0..n).map(|_| net.add_node()).collect();
-    let clients: Vec<_> = (0..m).map(|_| net.add_node()).collect();
+    let clients: IxVec<ClientIx, _> = (0..m).map(|_| net.add_node()).collect();
     let sink = net.add_node();
     // (g, k) nodes, subtopologies ascending, clients ascending.
     let mut middle = BTreeMap::new();
     for (&g, &n_g) in &per_group {
-        for (k, &cn) in clients.iter().enumerate() {
+        for (k, &cn) in clients.iter_enumerated() {
             let node = net.add_node();
             let cap = (count[k] * n_g + n as i64 - 1) / n as i64;
             net.add_arc(node, cn, cap, 0);
@@ -62,9 +63,9 @@ pub(super) fn place(
         net.add_arc(source, tn, 1, 0);
     }
     let family = |i: usize| group[i];
-    let target = |g: u32, k: usize| middle[&(g, k)];
+    let target = |g: u32, k: ClientIx| middle[&(g, k)];
     let routes = Routes::add(&mut net, &tasks, current, class, family, target, cost);
-    for (k, &cn) in clients.iter().enumerate() {
+    for (k, &cn) in clients.iter_enumerated() {
         if count[k] > 0 {
             net.add_arc(cn, sink, count[k], 0);
         }

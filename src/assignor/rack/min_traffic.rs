@@ -4,14 +4,16 @@
 //! holds now, at minimum total cost.
 
 use crate::flow::FlowNetwork;
+use crate::model::{ClientIx, IxVec};
 
 use super::routes::Routes;
 
 /// The minimum-cost placement of `n` tasks over `m` clients that keeps every
-/// client's count: `current[i]` is the client (position below `m`) of task
-/// `i` now, `cost(i, k)` the cost of task `i` on client `k`. Returns the new
-/// client of every task. `cost(i, k)` must be the same for every client `k`
-/// of one class (`class[k]`, a rack) other than task `i`'s current client.
+/// client's count: `current[i]` is the client (a position below `m`) of task
+/// `i` (the `i`-th of the network, not a task position of the state) now,
+/// `cost(i, k)` the cost of task `i` on client `k`. Returns the new client of
+/// every task. `cost(i, k)` must be the same for every client `k` of one
+/// class (`class[k]`, a rack) other than task `i`'s current client.
 ///
 /// Network: source → task (capacity 1, cost 0), task → client (capacity 1,
 /// `cost`; as sparse [`Routes`] through one hub per class), client → sink
@@ -24,18 +26,18 @@ use super::routes::Routes;
 pub(super) fn place(
     n: usize,
     m: usize,
-    current: &[usize],
-    class: &[usize],
-    cost: impl Fn(usize, usize) -> i64,
-) -> Vec<usize> {
-    let mut count = vec![0i64; m];
+    current: &[ClientIx],
+    class: &IxVec<ClientIx, usize>,
+    cost: impl Fn(usize, ClientIx) -> i64,
+) -> Vec<ClientIx> {
+    let mut count: IxVec<ClientIx, i64> = IxVec::from_elem(0, m);
     for &k in current {
         count[k] += 1;
     }
     let mut net = FlowNetwork::new();
     let source = net.add_node();
     let tasks: Vec<_> = (0..n).map(|_| net.add_node()).collect();
-    let clients: Vec<_> = (0..m).map(|_| net.add_node()).collect();
+    let clients: IxVec<ClientIx, _> = (0..m).map(|_| net.add_node()).collect();
     let sink = net.add_node();
     for &tn in &tasks {
         net.add_arc(source, tn, 1, 0);
@@ -49,7 +51,7 @@ pub(super) fn place(
         |_, k| clients[k],
         cost,
     );
-    for (k, &cn) in clients.iter().enumerate() {
+    for (k, &cn) in clients.iter_enumerated() {
         if count[k] > 0 {
             net.add_arc(cn, sink, count[k], 0);
         }
@@ -65,7 +67,9 @@ pub(super) fn place(
 /// pair up side by side; swapping pays while a pair's summed cost change is
 /// negative, and the change only grows along the sorted lists, so the first
 /// pair that does not pay ends it. O(n log n); the same minimum cost as the
-/// network. `current[i]` is 0 or 1; ties go to the lower task index.
+/// network. `current[i]` is 0 or 1, the side of the pair (a number of the
+/// two-client network, not a client position); ties go to the lower task
+/// index.
 pub(super) fn place_pair(current: &[usize], cost: impl Fn(usize, usize) -> i64) -> Vec<usize> {
     let mut sides: [Vec<(i64, usize)>; 2] = [Vec::new(), Vec::new()];
     for (i, &s) in current.iter().enumerate() {

@@ -71,9 +71,7 @@ mod tests;
 
 use std::collections::{BTreeMap, BTreeSet};
 
-#[cfg(test)]
-use crate::model::IxVec;
-use crate::model::{AssignmentConfig, ClientIx, ClusterState, RackAwareStrategy, TaskIx};
+use crate::model::{AssignmentConfig, ClientIx, ClusterState, IxVec, RackAwareStrategy, TaskIx};
 
 /// Kafka's `STANDBY_OPTIMIZER_MAX_ITERATION`.
 pub const STANDBY_OPTIMIZER_MAX_ROUNDS: usize = 4;
@@ -266,17 +264,12 @@ impl RackWork for Sets {
 
 /// The rack of client `c` (empty when unknown: then every task is cross-rack).
 fn rack(state: &ClusterState, c: ClientIx) -> &str {
-    rack_at(state, c.index())
-}
-
-/// The rack of the client numbered `k` in a network ([`ClientIx::index`]).
-fn rack_at(state: &ClusterState, k: usize) -> &str {
-    state.clients()[k].rack.as_deref().unwrap_or("")
+    state.clients()[c.index()].rack.as_deref().unwrap_or("")
 }
 
 /// Every client's rack as a class number (clients with the same rack share
-/// one), for the sparse networks, by [`ClientIx::index`].
-fn rack_classes(state: &ClusterState) -> Vec<usize> {
+/// one), for the sparse networks.
+fn rack_classes(state: &ClusterState) -> IxVec<ClientIx, usize> {
     let mut number: BTreeMap<&str, usize> = BTreeMap::new();
     state
         .client_ixs()
@@ -288,13 +281,16 @@ fn rack_classes(state: &ClusterState) -> Vec<usize> {
 }
 
 /// Scaled costs: `base · (n + 1) + [leaves its client]`, or just `base` when
-/// that could overflow (see the module doc).
-fn cost_fn<'a>(
+/// that could overflow (see the module doc). Task `i` is the `i`-th of the
+/// network's `n` tasks, now on `current[i]`; `K` is how the network names a
+/// client: a [`ClientIx`] in the active network over all clients, a side
+/// (0 or 1) in a two-client standby network.
+fn cost_fn<'a, K: Copy + PartialEq + 'a>(
     n: usize,
     costs: Costs,
-    current: &'a [usize],
-    cross: impl Fn(usize, usize) -> bool + 'a,
-) -> impl Fn(usize, usize) -> i64 + 'a {
+    current: &'a [K],
+    cross: impl Fn(usize, K) -> bool + 'a,
+) -> impl Fn(usize, K) -> i64 + 'a {
     // At most MAX_TASKS tasks: far below i64::MAX.
     let scale = i64::try_from(n).map_or(i64::MAX, |n| n.saturating_add(1));
     let worst = (costs.traffic + costs.non_overlap).max(1);
@@ -318,8 +314,8 @@ fn cost_fn<'a>(
 /// the configured strategy; a no-op with strategy `none`. Callers check
 /// [`enablement`] first. Returns how many actives moved.
 ///
-/// In the networks, task `i` is `tasks[i]` and client `k` the client of
-/// [`ClientIx::index`] `k`.
+/// In the networks, task `i` is `tasks[i]` (a number of the network, not a
+/// [`TaskIx`]) and the clients are the [`ClientIx`]s of the state.
 pub fn optimize_active<W: RackWork>(
     state: &ClusterState,
     work: &mut W,
@@ -338,13 +334,12 @@ pub fn optimize_active<W: RackWork>(
                 .expect("every optimised task has an active")
         })
         .collect();
-    let current: Vec<usize> = owners.iter().map(|c| c.index()).collect();
-    let cross = |i: usize, k: usize| {
+    let cross = |i: usize, c: ClientIx| {
         !state.tasks()[tasks[i].index()]
             .racks
-            .contains(rack_at(state, k))
+            .contains(rack(state, c))
     };
-    let cost = cost_fn(tasks.len(), costs, &current, cross);
+    let cost = cost_fn(tasks.len(), costs, &owners, cross);
     let class = rack_classes(state);
     let placed = match strategy {
         RackAwareStrategy::BalanceSubtopology => {
@@ -352,15 +347,14 @@ pub fn optimize_active<W: RackWork>(
                 .iter()
                 .map(|&t| state.tasks()[t.index()].id.subtopology)
                 .collect();
-            balance_subtopology::place(tasks.len(), m, &group, &current, &class, cost)
+            balance_subtopology::place(tasks.len(), m, &group, &owners, &class, cost)
         }
-        _ => min_traffic::place(tasks.len(), m, &current, &class, cost),
+        _ => min_traffic::place(tasks.len(), m, &owners, &class, cost),
     };
     let mut moved = 0;
     for (i, &t) in tasks.iter().enumerate() {
-        if placed[i] != current[i] {
-            // A client number of the network: below the number of clients.
-            work.move_active(t, owners[i], ClientIx::from_position(placed[i]));
+        if placed[i] != owners[i] {
+            work.move_active(t, owners[i], placed[i]);
             moved += 1;
         }
     }

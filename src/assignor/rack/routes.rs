@@ -23,6 +23,7 @@ use std::collections::BTreeMap;
 use petgraph::graph::{EdgeIndex, NodeIndex};
 
 use crate::flow::FlowNetwork;
+use crate::model::{ClientIx, IxVec};
 
 /// The route arcs of every task, and the hubs.
 pub(super) struct Routes {
@@ -31,27 +32,28 @@ pub(super) struct Routes {
     /// Per task: (hub, arc into it), in class order.
     via: Vec<Vec<(usize, EdgeIndex)>>,
     /// Per hub: (client, arc out of the hub), in client order.
-    hubs: Vec<Vec<(usize, EdgeIndex)>>,
+    hubs: Vec<Vec<(ClientIx, EdgeIndex)>>,
 }
 
 impl Routes {
-    /// Adds the arcs from `task_nodes` (task `i` now on client `current[i]`,
+    /// Adds the arcs from `task_nodes` (task `i`, the `i`-th of the network,
+    /// not a task position of the state, now on client `current[i]`,
     /// of family `family(i)`) toward the node `target(family, k)` of client
     /// `k`; `class[k]` is client `k`'s class and `cost(i, k)` must be the same
     /// for every client `k` of one class other than `current[i]`.
     pub(super) fn add(
         net: &mut FlowNetwork,
         task_nodes: &[NodeIndex],
-        current: &[usize],
-        class: &[usize],
+        current: &[ClientIx],
+        class: &IxVec<ClientIx, usize>,
         family: impl Fn(usize) -> u32,
-        target: impl Fn(u32, usize) -> NodeIndex,
-        cost: impl Fn(usize, usize) -> i64,
+        target: impl Fn(u32, ClientIx) -> NodeIndex,
+        cost: impl Fn(usize, ClientIx) -> i64,
     ) -> Routes {
         let n = task_nodes.len();
         // Clients of each class, in client order.
-        let mut members: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
-        for (k, &c) in class.iter().enumerate() {
+        let mut members: BTreeMap<usize, Vec<ClientIx>> = BTreeMap::new();
+        for (k, &c) in class.iter_enumerated() {
             members.entry(c).or_default().push(k);
         }
         let mut hub_of: BTreeMap<(u32, usize), usize> = BTreeMap::new();
@@ -89,8 +91,8 @@ impl Routes {
     /// The client of every task after the flow: its current one if the
     /// direct arc carries it, else the next client (in client order) its hub
     /// still owes a unit to, tasks taken in order.
-    pub(super) fn placement(&self, net: &FlowNetwork, current: &[usize]) -> Vec<usize> {
-        let mut owed: Vec<Vec<(usize, i64)>> = self
+    pub(super) fn placement(&self, net: &FlowNetwork, current: &[ClientIx]) -> Vec<ClientIx> {
+        let mut owed: Vec<Vec<(ClientIx, i64)>> = self
             .hubs
             .iter()
             .map(|out| out.iter().map(|&(k, e)| (k, net.arc(e).flow)).collect())
@@ -123,6 +125,7 @@ mod tests {
 
     use super::super::{balance_subtopology, min_traffic};
     use crate::flow::FlowNetwork;
+    use crate::model::{ClientIx, IxVec};
 
     /// The dense min-traffic network's optimum: one arc per task and client.
     fn dense_optimum(m: usize, current: &[usize], cost: &impl Fn(usize, usize) -> i64) -> i64 {
@@ -145,6 +148,10 @@ mod tests {
         net.min_cost_flow(source, sink, tasks.len() as i64).unwrap()
     }
 
+    fn client(k: usize) -> ClientIx {
+        ClientIx::from_position(k)
+    }
+
     #[test]
     fn hub_networks_reach_the_dense_optimum_and_keep_counts() {
         let mut rng = ChaCha8Rng::seed_from_u64(925);
@@ -152,15 +159,22 @@ mod tests {
             let m = rng.random_range(1..7);
             let n = rng.random_range(1..15);
             let classes = rng.random_range(1..4);
-            let class: Vec<usize> = (0..m).map(|_| rng.random_range(0..classes)).collect();
+            let class: IxVec<ClientIx, usize> =
+                (0..m).map(|_| rng.random_range(0..classes)).collect();
             let current: Vec<usize> = (0..n).map(|_| rng.random_range(0..m)).collect();
+            let owners: Vec<ClientIx> = current.iter().map(|&k| client(k)).collect();
             let task_class: Vec<usize> = (0..n).map(|_| rng.random_range(0..classes)).collect();
             let group: Vec<u32> = (0..n).map(|_| rng.random_range(0..3)).collect();
             let (traffic, stay) = (rng.random_range(0..12), rng.random_range(0..12));
             let cost = |i: usize, k: usize| {
-                traffic * i64::from(class[k] != task_class[i]) + stay * i64::from(current[i] != k)
+                traffic * i64::from(class[client(k)] != task_class[i])
+                    + stay * i64::from(current[i] != k)
             };
-            let placed = min_traffic::place(n, m, &current, &class, cost);
+            let at = |i: usize, c: ClientIx| cost(i, c.index());
+            let placed: Vec<usize> = min_traffic::place(n, m, &owners, &class, at)
+                .iter()
+                .map(|c| c.index())
+                .collect();
             let total: i64 = placed.iter().enumerate().map(|(i, &k)| cost(i, k)).sum();
             assert_eq!(total, dense_optimum(m, &current, &cost));
             if m == 2 {
@@ -172,7 +186,10 @@ mod tests {
             let count = |p: &[usize], k| p.iter().filter(|&&x| x == k).count();
             assert!((0..m).all(|k| count(&placed, k) == count(&current, k)));
             // balance_subtopology: counts kept and its caps met.
-            let placed = balance_subtopology::place(n, m, &group, &current, &class, cost);
+            let placed: Vec<usize> = balance_subtopology::place(n, m, &group, &owners, &class, at)
+                .iter()
+                .map(|c| c.index())
+                .collect();
             assert!((0..m).all(|k| count(&placed, k) == count(&current, k)));
             for g in 0..3 {
                 let n_g = group.iter().filter(|&&x| x == g).count();

@@ -23,7 +23,7 @@ use crate::model::{ClientIx, TaskIx};
 
 /// The few integration-test helpers these tests use, inside the crate.
 mod support {
-    use crate::assignor;
+    use crate::assignor::registry;
     use crate::model::{AssignmentConfig, Client, ClusterState, Lag, Plan, Task};
     use crate::validate::validate;
 
@@ -42,7 +42,7 @@ mod support {
 
     /// Runs `strategy` on `state`, asserts `validate` holds, returns the plan.
     pub fn run(strategy: &str, state: &ClusterState) -> Plan {
-        let assignor = assignor::by_name(strategy).expect("registered strategy");
+        let assignor = registry::by_name(strategy).expect("registered strategy");
         let plan = assignor.assign(state).expect("assign succeeds");
         if let Err(v) = validate(state, &plan, assignor.info().claims) {
             panic!("{strategy} broke invariants: {v:?}\nplan: {plan:?}");

@@ -139,10 +139,11 @@ mod tests;
 
 use std::collections::BTreeMap;
 
+use crate::assignor::common::plan_of;
+use crate::assignor::strategy::{AssignError, Assignor, Claims, LeaveBehaviour, StrategyInfo};
 use crate::model::ix::positions;
 use crate::model::{ClientIx, ClientPlan, ClusterState, Container, ContainerId, IxVec, Plan, Task};
 
-use super::{AssignError, Assignor, Claims, LeaveBehaviour, StrategyInfo};
 use placement::{Hosts, Request};
 use positions::SlotIx;
 use previous::Previous;
@@ -199,7 +200,7 @@ impl Assignor for Samza {
         Ok(Plan {
             diagnostics,
             containers,
-            ..super::plan_of(state, self.info().name, per_client)
+            ..plan_of(state, self.info().name, per_client)
         })
     }
 }

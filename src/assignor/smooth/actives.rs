@@ -2,17 +2,19 @@
 //! is a member and no other client is better placed to run it at once; a
 //! task without one goes where it is back up soonest.
 
-use super::work::{Cx, Tx, Work};
+use crate::model::{ClientIx, IxVec, TaskIx};
+
+use super::work::Work;
 
 /// Which clients reported a lag for each task, or held it as a replica: the
 /// clients that may have some of its state. Positions in id order.
-pub(super) fn holders(work: &Work<'_>) -> Vec<Vec<Cx>> {
+pub(super) fn holders(work: &Work<'_>) -> IxVec<TaskIx, Vec<ClientIx>> {
     let state = work.state;
-    let mut holders = vec![Vec::new(); state.tasks().len()];
-    for (c, client) in state.clients().iter().enumerate() {
+    let mut holders = IxVec::from_elem(Vec::new(), state.tasks().len());
+    for (c, client) in state.client_ixs().zip(state.clients()) {
         let reported = client.lags.keys().chain(&client.previous_standby);
         for id in reported {
-            if let Some(t) = state.task_position(*id) {
+            if let Some(t) = state.task_ix(*id) {
                 if holders[t].last() != Some(&c) {
                     holders[t].push(c);
                 }
@@ -27,23 +29,20 @@ pub(super) fn holders(work: &Work<'_>) -> Vec<Vec<Cx>> {
 /// its store or has not restored it yet, a standby has it: KIP-441's rule),
 /// then places the others: stateful ones where they are running again
 /// soonest, fewest records first, stateless ones on the least loaded client.
-pub(super) fn place(work: &mut Work<'_>, holders: &[Vec<Cx>]) {
+pub(super) fn place(work: &mut Work<'_>, holders: &IxVec<TaskIx, Vec<ClientIx>>) {
     let state = work.state;
-    for (c, client) in state.clients().iter().enumerate() {
+    for (c, client) in state.client_ixs().zip(state.clients()) {
         for id in &client.previous_active {
-            if let Some(t) = state.task_position(*id) {
+            if let Some(t) = state.task_ix(*id) {
                 if work.owner[t].is_none() && !fails_over(work, t, c, &holders[t]) {
                     work.place(t, c);
                 }
             }
         }
     }
-    let orphans: Vec<Tx> = (0..state.tasks().len())
-        .filter(|&t| work.owner[t].is_none())
-        .collect();
-    let (mut stateful, stateless): (Vec<Tx>, Vec<Tx>) = orphans
-        .into_iter()
-        .partition(|&t| state.stateful_flags()[t]);
+    let orphans: Vec<TaskIx> = work.tasks().filter(|&t| work.owner[t].is_none()).collect();
+    let (mut stateful, stateless): (Vec<TaskIx>, Vec<TaskIx>) =
+        orphans.into_iter().partition(|&t| work.stateful(t));
     if !stateful.is_empty() {
         // Only with stateful orphans: a steady group reads no restore queue.
         let mut queues = Queues::of(work);
@@ -62,25 +61,25 @@ pub(super) fn place(work: &mut Work<'_>, holders: &[Vec<Cx>]) {
 
 /// Whether stateful task `t` should leave its previous owner `owner`: the
 /// owner is not caught up on it and another client is.
-fn fails_over(work: &Work<'_>, t: Tx, owner: Cx, holders: &[Cx]) -> bool {
-    work.state.stateful_flags()[t]
+fn fails_over(work: &Work<'_>, t: TaskIx, owner: ClientIx, holders: &[ClientIx]) -> bool {
+    work.stateful(t)
         && !work.caught_up(owner, t)
         && holders.iter().any(|&c| c != owner && work.caught_up(c, t))
 }
 
 /// The fewest records task `t` would restore anywhere: 0 where a client is
 /// caught up on it, its whole changelog where nobody holds any of it.
-fn least_restore(work: &Work<'_>, t: Tx, holders: &[Cx]) -> u64 {
+fn least_restore(work: &Work<'_>, t: TaskIx, holders: &[ClientIx]) -> u64 {
     holders
         .iter()
         .map(|&c| restore_on(work, c, t))
-        .fold(work.state.end_offsets()[t], u64::min)
+        .fold(work.end_offset(t), u64::min)
 }
 
 /// The records each client's restoring actives have left, ascending, with
 /// their running sums: a client restores its actives together, sharing its
 /// restore rate equally among them.
-struct Queues(Vec<Queue>);
+struct Queues(IxVec<ClientIx, Queue>);
 
 /// One client's restores: amounts ascending, `sums[i]` the total of the
 /// first `i` (so `sums` is one longer).
@@ -96,8 +95,8 @@ impl Queues {
             amounts: Vec::new(),
             sums: vec![0],
         };
-        let mut queues = Queues(vec![empty; work.count.len()]);
-        for c in 0..work.count.len() {
+        let mut queues = Queues(IxVec::from_elem(empty, work.count.len()));
+        for c in work.clients() {
             for &t in &work.stateful_on[c] {
                 queues.add(work, c, t);
             }
@@ -107,7 +106,7 @@ impl Queues {
 
     /// Counts task `t`'s restore on `c`, if it has one: O(queue) to keep
     /// the order and the sums.
-    fn add(&mut self, work: &Work<'_>, c: Cx, t: Tx) {
+    fn add(&mut self, work: &Work<'_>, c: ClientIx, t: TaskIx) {
         let restore = restore_on(work, c, t);
         if restore == 0 {
             return;
@@ -128,7 +127,7 @@ impl Queues {
     /// time to run, `restore` plus `min(x, restore)` for each task ahead with
     /// `x` left, and the same `min(x, restore)` of delay to each of those.
     /// O(log queue).
-    fn cost(&self, c: Cx, restore: u64) -> u128 {
+    fn cost(&self, c: ClientIx, restore: u64) -> u128 {
         let queue = &self.0[c];
         let below = queue.amounts.partition_point(|&x| x <= restore);
         let above = (queue.amounts.len() - below) as u128;
@@ -138,12 +137,12 @@ impl Queues {
 }
 
 /// Records client `c` restores before running task `t`: none when caught up.
-fn restore_on(work: &Work<'_>, c: Cx, t: Tx) -> u64 {
+fn restore_on(work: &Work<'_>, c: ClientIx, t: TaskIx) -> u64 {
     let lag = work.lag(c, t);
     if lag.is_caught_up(work.state.config().acceptable_recovery_lag) {
         0
     } else {
-        lag.restore_records(work.state.end_offsets()[t])
+        lag.restore_records(work.end_offset(t))
     }
 }
 
@@ -155,8 +154,8 @@ fn restore_on(work: &Work<'_>, c: Cx, t: Tx) -> u64 {
 /// there ([`Queues::cost`]; with room first, then the least loaded). Balance
 /// comes after, by cheaper moves: an active that restores is a task that is
 /// down.
-fn soonest(work: &Work<'_>, queues: &Queues, t: Tx, holders: &[Cx]) -> Cx {
-    let full = |c: Cx| work.count[c] >= work.bounds[c].1;
+fn soonest(work: &Work<'_>, queues: &Queues, t: TaskIx, holders: &[ClientIx]) -> ClientIx {
+    let full = |c: ClientIx| work.count[c] >= work.bounds[c].1;
     let caught_up = holders
         .iter()
         .copied()

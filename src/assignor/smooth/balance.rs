@@ -4,17 +4,19 @@
 //! a warm-up, within `max_warmup_replicas`, chosen where the least is left to
 //! restore, and the active moves when that warm-up has caught up.
 
-use super::work::{Cx, Tx, Work};
+use crate::model::{ClientIx, IxVec, TaskIx};
+
+use super::work::Work;
 
 /// Brings every client within its share bounds as far as immediate moves and
 /// the warm-up budget allow. Warm-ups still restoring (`previous_warmup`
 /// not yet caught up) are placed first: their restore continues.
-pub(super) fn balance(work: &mut Work<'_>, holders: &[Vec<Cx>]) {
+pub(super) fn balance(work: &mut Work<'_>, holders: &IxVec<TaskIx, Vec<ClientIx>>) {
     let budget = work.state.config().max_warmup_replicas as usize;
     keep_restoring_warmups(work, budget);
     // Donors that can give nothing more now (no stateless active, nothing a
     // receiver is caught up on, the budget spent).
-    let mut stuck = vec![false; work.count.len()];
+    let mut stuck = IxVec::from_elem(false, work.count.len());
     while let Some((donor, receiver)) = pair(work, &stuck) {
         let moved = transfer(work, donor, receiver, budget) || to_caught_up(work, donor, holders);
         if !moved {
@@ -30,15 +32,15 @@ pub(super) fn balance(work: &mut Work<'_>, holders: &[Vec<Cx>]) {
 /// stuck), the one whose task the receiver has the least to restore
 /// ([`holding_donor`]: a client back from an outage takes back what it
 /// holds), else the most loaded.
-fn pair(work: &Work<'_>, stuck: &[bool]) -> Option<(Cx, Cx)> {
-    let over = |c: Cx| work.count[c] > work.bounds[c].1;
+fn pair(work: &Work<'_>, stuck: &IxVec<ClientIx, bool>) -> Option<(ClientIx, ClientIx)> {
+    let over = |c: ClientIx| work.count[c] > work.bounds[c].1;
     let above_upper = work.most_loaded(|c| stuck[c] || !over(c)).is_some();
     let receiver = if above_upper {
         work.least_loaded(|c| work.count[c] >= work.bounds[c].1)?
     } else {
         work.least_loaded(|c| work.count[c] >= work.bounds[c].0)?
     };
-    let may_give = |c: Cx| {
+    let may_give = |c: ClientIx| {
         c != receiver
             && !stuck[c]
             && if above_upper {
@@ -55,16 +57,20 @@ fn pair(work: &Work<'_>, stuck: &[bool]) -> Option<(Cx, Cx)> {
 /// The client `may_give` accepts that runs the stateful task `receiver`
 /// has the least to restore of (by its lag reports; no warm-up yet): the
 /// cheapest move. O(the receiver's lag reports).
-fn holding_donor(work: &Work<'_>, receiver: Cx, may_give: &dyn Fn(Cx) -> bool) -> Option<Cx> {
+fn holding_donor(
+    work: &Work<'_>,
+    receiver: ClientIx,
+    may_give: &dyn Fn(ClientIx) -> bool,
+) -> Option<ClientIx> {
     let state = work.state;
-    state.clients()[receiver]
+    work.client(receiver)
         .lags
         .iter()
         .filter_map(|(id, lag)| {
-            let t = state.task_position(*id)?;
+            let t = state.task_ix(*id)?;
             let owner = work.owner[t]?;
-            let wanted = state.stateful_flags()[t] && work.warmup[t].is_none() && may_give(owner);
-            wanted.then(|| (lag.restore_records(state.end_offsets()[t]), t, owner))
+            let wanted = work.stateful(t) && work.warmup[t].is_none() && may_give(owner);
+            wanted.then(|| (lag.restore_records(work.end_offset(t)), t, owner))
         })
         .min()
         .map(|(_, _, owner)| owner)
@@ -75,9 +81,13 @@ fn holding_donor(work: &Work<'_>, receiver: Cx, may_give: &dyn Fn(Cx) -> bool) -
 /// its own, else below its lower bound): the least loaded such client, for
 /// the donor's first task in id order that has one. Reads each task's
 /// holders, so all donors together cost O(lag reports).
-fn to_caught_up(work: &mut Work<'_>, donor: Cx, holders: &[Vec<Cx>]) -> bool {
+fn to_caught_up(
+    work: &mut Work<'_>,
+    donor: ClientIx,
+    holders: &IxVec<TaskIx, Vec<ClientIx>>,
+) -> bool {
     let over = work.count[donor] > work.bounds[donor].1;
-    let may_receive = |work: &Work<'_>, c: Cx| {
+    let may_receive = |work: &Work<'_>, c: ClientIx| {
         c != donor
             && if over {
                 work.count[c] < work.bounds[c].1
@@ -112,13 +122,13 @@ fn to_caught_up(work: &mut Work<'_>, donor: Cx, holders: &[Vec<Cx>]) -> bool {
 /// stateful task `receiver` has little left to restore ([`is_cheap`]); a
 /// stateless active; else a warm-up of the donor's task `receiver` restores
 /// the least of. False when none can (the budget spent).
-fn transfer(work: &mut Work<'_>, donor: Cx, receiver: Cx, budget: usize) -> bool {
+fn transfer(work: &mut Work<'_>, donor: ClientIx, receiver: ClientIx, budget: usize) -> bool {
     let state = work.state;
-    let client = &state.clients()[receiver];
+    let client = work.client(receiver);
     let acceptable = state.config().acceptable_recovery_lag;
-    let mut best: Option<(u64, Tx)> = None;
+    let mut best: Option<(u64, TaskIx)> = None;
     for (id, lag) in &client.lags {
-        let Some(t) = state.task_position(*id) else {
+        let Some(t) = state.task_ix(*id) else {
             continue;
         };
         if work.owner[t] != Some(donor) || work.warmup[t].is_some() {
@@ -131,7 +141,7 @@ fn transfer(work: &mut Work<'_>, donor: Cx, receiver: Cx, budget: usize) -> bool
             work.move_active(t, receiver);
             return true;
         }
-        let restore = lag.restore_records(state.end_offsets()[t]);
+        let restore = lag.restore_records(work.end_offset(t));
         if best.is_none_or(|(r, b)| (restore, t) < (r, b)) {
             best = Some((restore, t));
         }
@@ -156,10 +166,10 @@ fn transfer(work: &mut Work<'_>, donor: Cx, receiver: Cx, budget: usize) -> bool
         .iter()
         .copied()
         .filter(|&t| work.warmup[t].is_none())
-        .min_by_key(|&t| (state.end_offsets()[t], t));
+        .min_by_key(|&t| (work.end_offset(t), t));
     let choice = match (best, fresh) {
         (Some((restore, t)), Some(f)) => {
-            if restore <= state.end_offsets()[f] {
+            if restore <= work.end_offset(f) {
                 t
             } else {
                 f
@@ -191,18 +201,18 @@ fn is_cheap(work: &Work<'_>, restore: u64) -> bool {
 /// budget, in task order.
 fn keep_restoring_warmups(work: &mut Work<'_>, budget: usize) {
     let state = work.state;
-    for (c, client) in state.clients().iter().enumerate() {
+    for (c, client) in state.client_ixs().zip(state.clients()) {
         for id in &client.previous_warmup {
             if work.warmups >= budget {
                 return;
             }
-            let Some(t) = state.task_position(*id) else {
+            let Some(t) = state.task_ix(*id) else {
                 continue;
             };
             let Some(owner) = work.owner[t] else {
                 continue;
             };
-            if owner == c || work.warmup[t].is_some() || !state.stateful_flags()[t] {
+            if owner == c || work.warmup[t].is_some() || !work.stateful(t) {
                 continue;
             }
             if work.caught_up(c, t) {

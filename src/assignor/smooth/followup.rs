@@ -3,7 +3,9 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::work::{Cx, Tx, Work};
+use crate::model::{ClientIx, IxVec, TaskIx};
+
+use super::work::Work;
 
 /// The measuring rebalance asked for when the leader has observed no
 /// restore rate yet: a minute, by which the warm-ups are part-way.
@@ -23,11 +25,14 @@ pub(super) const MAX_INTERVALS: u64 = 4;
 /// have observed had there been any (a changelog written faster than it
 /// restores, or a front that observes no rates): then the probing interval,
 /// as Kafka probes. `standby`: each client's standbys in the plan.
-pub(super) fn deadline(work: &Work<'_>, standby: &[BTreeSet<Tx>]) -> Option<u64> {
+pub(super) fn deadline(
+    work: &Work<'_>,
+    standby: &IxVec<ClientIx, BTreeSet<TaskIx>>,
+) -> Option<u64> {
     let config = work.state.config();
     let interval = config.probing_rebalance_interval_ms;
-    let mut warmups: BTreeMap<Cx, Vec<Tx>> = BTreeMap::new();
-    for (t, w) in work.warmup.iter().enumerate() {
+    let mut warmups: BTreeMap<ClientIx, Vec<TaskIx>> = BTreeMap::new();
+    for (t, w) in work.warmup.iter_enumerated() {
         if let Some(c) = *w {
             warmups.entry(c).or_default().push(t);
         }
@@ -63,10 +68,14 @@ pub(super) fn deadline(work: &Work<'_>, standby: &[BTreeSet<Tx>]) -> Option<u64>
 /// equally, `min(x, w)` of each replica with `x` left, where `w` is what
 /// that warm-up reads to come within `acceptable_recovery_lag`. `standby`:
 /// its standbys. O(its actives and replicas).
-fn records_ahead(work: &Work<'_>, c: Cx, warmups: &[Tx], standby: &BTreeSet<Tx>) -> u128 {
-    let end_offsets = work.state.end_offsets();
+fn records_ahead(
+    work: &Work<'_>,
+    c: ClientIx,
+    warmups: &[TaskIx],
+    standby: &BTreeSet<TaskIx>,
+) -> u128 {
     let acceptable = u128::from(work.state.config().acceptable_recovery_lag);
-    let left = |t: Tx| u128::from(work.lag(c, t).restore_records(end_offsets[t]));
+    let left = |t: TaskIx| u128::from(work.lag(c, t).restore_records(work.end_offset(t)));
     let slowest = warmups
         .iter()
         .map(|&t| left(t).saturating_sub(acceptable))

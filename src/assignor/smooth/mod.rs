@@ -80,9 +80,10 @@ mod tests;
 
 use std::collections::BTreeSet;
 
-use crate::model::{ClientPlan, ClusterState, Plan};
+use crate::assignor::common::plan_of;
+use crate::assignor::strategy::{AssignError, Assignor, Claims, LeaveBehaviour, StrategyInfo};
+use crate::model::{ClientIx, ClientPlan, ClusterState, IxVec, Plan};
 
-use super::{plan_of, AssignError, Assignor, Claims, LeaveBehaviour, StrategyInfo};
 use work::Work;
 
 /// smoothscale's own strategy (module doc).
@@ -140,21 +141,25 @@ impl Assignor for Smooth {
         actives::place(&mut work, &holders);
         balance::balance(&mut work, &holders);
         let standby = standbys::place(&work, &holders);
-        let clients = state.clients().len();
-        let mut plans: Vec<ClientPlan> = (0..clients).map(|_| ClientPlan::default()).collect();
+        let mut plans: IxVec<ClientIx, ClientPlan> =
+            work.clients().map(|_| ClientPlan::default()).collect();
         let ids = state.task_ids();
-        for (t, owner) in work.owner.iter().enumerate() {
+        for (t, owner) in work.owner.iter_enumerated() {
+            let id = ids[t.index()];
             let c = owner.ok_or_else(|| AssignError::Internal {
                 strategy: NAME,
-                message: format!("task {} was not placed", ids[t]),
+                message: format!("task {id} was not placed"),
             })?;
-            plans[c].active.insert(ids[t]);
+            plans[c].active.insert(id);
             if let Some(w) = work.warmup[t] {
-                plans[w].warmup.insert(ids[t]);
+                plans[w].warmup.insert(id);
             }
         }
-        for (c, tasks) in standby.iter().enumerate() {
-            plans[c].standby = tasks.iter().map(|&t| ids[t]).collect::<BTreeSet<_>>();
+        for (c, tasks) in standby.iter_enumerated() {
+            plans[c].standby = tasks
+                .iter()
+                .map(|&t| ids[t.index()])
+                .collect::<BTreeSet<_>>();
         }
         let mut plan = plan_of(state, NAME, plans);
         plan.followup_rebalance_ms = followup::deadline(&work, &standby);

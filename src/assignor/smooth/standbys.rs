@@ -16,18 +16,18 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::model::ClusterState;
+use crate::model::{ClientIx, ClusterState, IxVec, TaskIx};
 
-use super::work::{Cx, Tx, Work};
+use super::work::Work;
 
 /// Replicas (standbys and warm-ups) per client, with an index by count.
 struct Replicas {
-    count: Vec<usize>,
-    by_count: BTreeSet<(usize, Cx)>,
+    count: IxVec<ClientIx, usize>,
+    by_count: BTreeSet<(usize, ClientIx)>,
 }
 
 impl Replicas {
-    fn add(&mut self, c: Cx) {
+    fn add(&mut self, c: ClientIx) {
         self.by_count.remove(&(self.count[c], c));
         self.count[c] += 1;
         self.by_count.insert((self.count[c], c));
@@ -52,14 +52,14 @@ impl<'a> Zones<'a> {
     }
 
     /// The tag values `used` occupy, of the keys they do not yet exhaust.
-    fn taken(&self, used: &[Cx]) -> BTreeSet<(&'a str, &'a str)> {
+    fn taken(&self, used: &[ClientIx]) -> BTreeSet<(&'a str, &'a str)> {
         let mut taken = BTreeSet::new();
         for (&key, &values) in &self.values {
             if used.len() >= values {
                 continue;
             }
             for &c in used {
-                if let Some(value) = self.state.clients()[c].tags.get(key) {
+                if let Some(value) = self.state.clients()[c.index()].tags.get(key) {
                     taken.insert((key, value.as_str()));
                 }
             }
@@ -68,10 +68,10 @@ impl<'a> Zones<'a> {
     }
 
     /// Whether `c` carries none of the `taken` tag values.
-    fn apart(&self, c: Cx, taken: &BTreeSet<(&str, &str)>) -> bool {
+    fn apart(&self, c: ClientIx, taken: &BTreeSet<(&str, &str)>) -> bool {
         taken.is_empty()
             || !self.values.keys().any(|&key| {
-                self.state.clients()[c]
+                self.state.clients()[c.index()]
                     .tags
                     .get(key)
                     .is_some_and(|value| taken.contains(&(key, value.as_str())))
@@ -80,43 +80,44 @@ impl<'a> Zones<'a> {
 }
 
 /// Each client's standbys, in task order.
-pub(super) fn place(work: &Work<'_>, holders: &[Vec<Cx>]) -> Vec<BTreeSet<Tx>> {
+pub(super) fn place(
+    work: &Work<'_>,
+    holders: &IxVec<TaskIx, Vec<ClientIx>>,
+) -> IxVec<ClientIx, BTreeSet<TaskIx>> {
     let state = work.state;
     let clients = state.clients().len();
-    let mut standby = vec![BTreeSet::new(); clients];
+    let mut standby = IxVec::from_elem(BTreeSet::new(), clients);
     let k = (state.config().num_standby_replicas as usize).min(clients.saturating_sub(1));
     if k == 0 {
         return standby;
     }
     let mut replicas = Replicas {
-        count: vec![0; clients],
+        count: IxVec::from_elem(0, clients),
         by_count: BTreeSet::new(),
     };
     for &c in work.warmup.iter().flatten() {
         replicas.count[c] += 1;
     }
-    replicas.by_count = (0..clients).map(|c| (replicas.count[c], c)).collect();
+    replicas.by_count = work.clients().map(|c| (replicas.count[c], c)).collect();
     let zones = Zones::new(state);
-    let stateful: Vec<Tx> = (0..state.tasks().len())
-        .filter(|&t| state.stateful_flags()[t])
-        .collect();
+    let stateful: Vec<TaskIx> = work.tasks().filter(|&t| work.stateful(t)).collect();
     let cap = (stateful.len() * k + work.warmups).div_ceil(clients) + 1;
-    let end_offsets = state.end_offsets();
     let acceptable = state.config().acceptable_recovery_lag;
     for t in stateful {
-        let mut used: Vec<Cx> = work.owner[t].into_iter().chain(work.warmup[t]).collect();
+        let mut used: Vec<ClientIx> = work.owner[t].into_iter().chain(work.warmup[t]).collect();
         let wanted = k.min(clients - used.len().max(1));
         // Where some of the state is: caught up first, then least to restore.
-        let mut copies: Vec<(bool, u64, usize, Cx)> = holders[t]
+        let end_offset = work.end_offset(t);
+        let mut copies: Vec<(bool, u64, usize, ClientIx)> = holders[t]
             .iter()
             .copied()
             .filter(|c| !used.contains(c))
             .map(|c| {
                 let lag = work.lag(c, t);
-                let restore = lag.restore_records(end_offsets[t]);
+                let restore = lag.restore_records(end_offset);
                 (!lag.is_caught_up(acceptable), restore, replicas.count[c], c)
             })
-            .filter(|&(stale, restore, _, _)| !stale || restore < end_offsets[t])
+            .filter(|&(stale, restore, _, _)| !stale || restore < end_offset)
             .collect();
         copies.sort_unstable();
         let standbys_before = used.len();

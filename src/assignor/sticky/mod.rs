@@ -103,9 +103,11 @@ mod work;
 #[cfg(test)]
 mod tests;
 
+use crate::assignor::common::rack_awareness_diagnostic;
+use crate::assignor::rack;
+use crate::assignor::strategy::{AssignError, Assignor, Claims, LeaveBehaviour, StrategyInfo};
 use crate::model::{ClientIx, ClusterState, IxVec, Plan, TaskIx};
 
-use super::{rack, AssignError, Assignor, Claims, LeaveBehaviour, StrategyInfo};
 use work::{Role, Work};
 
 /// Kafka's legacy sticky task assignor (pre-KIP-441 default).
@@ -145,8 +147,7 @@ impl Assignor for LegacySticky {
 
     fn assign(&self, state: &ClusterState) -> Result<Plan, AssignError> {
         let mut plan = run(state, self.info().name, false);
-        plan.diagnostics
-            .extend(super::rack_awareness_diagnostic(state));
+        plan.diagnostics.extend(rack_awareness_diagnostic(state));
         Ok(plan)
     }
 }

@@ -16,8 +16,8 @@
 use std::cmp::Reverse;
 use std::collections::BTreeSet;
 
+use crate::assignor::common::plan_of;
 use crate::assignor::load::Load;
-use crate::assignor::plan_of;
 use crate::model::{ClientIx, ClientPlan, ClusterState, IxVec, Plan, TaskIx};
 
 /// Kafka's "more available capacity" order: lower load first, then larger
