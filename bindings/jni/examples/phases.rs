@@ -9,7 +9,7 @@
 
 use std::time::{Duration, Instant};
 
-fn main() -> Result<(), String> {
+fn main() -> Result<(), smoothscale_jni::Failure> {
     let mut args = std::env::args().skip(1);
     let preset = args.next().unwrap_or_else(|| "10000t_1000c".into());
     let strategy = args.next().unwrap_or_else(|| "kip441".into());
@@ -26,10 +26,12 @@ fn main() -> Result<(), String> {
         };
         let decoded = smoothscale_jni::state::decode(&message)?;
         let decode = split();
-        let plan = assignor.assign(&decoded.state).map_err(|e| e.to_string())?;
+        let plan = assignor
+            .assign(&decoded.state)
+            .map_err(smoothscale_jni::Failure::input)?;
         let assign = split();
         smoothscale::validate(&decoded.state, &plan, assignor.info().claims)
-            .map_err(|v| format!("{} violations", v.len()))?;
+            .map_err(|v| smoothscale_jni::Failure::bug(format!("{} violations", v.len())))?;
         let validate = split();
         let out =
             smoothscale_jni::plan::encode(&decoded.state, &plan, &decoded.message_index_of_task);

@@ -1,8 +1,11 @@
 //! The JNI entry points of `io.smoothscale.kafka.NativeBridge`. Each one
 //! converts its arguments, calls the safe Rust API of this crate, and turns
-//! an error (or a panic) into a pending `SmoothscaleException`, returning
-//! `null` / `0`; Java then throws. These five functions are the only items of
-//! the crate that need `#[allow(unsafe_code)]`, for `#[no_mangle]`.
+//! a [`Failure`] (or a panic) into a pending exception, returning `null` /
+//! `0` / `−1`; Java then throws it: bad input as
+//! `SmoothscaleInputException`, a bug as `SmoothscaleInvariantException`
+//! (both `SmoothscaleException`s), with the failure's one-line message. Each
+//! export is `#[no_mangle]` and so carries its own `#[allow(unsafe_code)]`;
+//! nothing else in the crate is unsafe.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
@@ -10,51 +13,69 @@ use jni::objects::{JByteArray, JClass, JObject, JObjectArray, JString};
 use jni::sys::{jint, jlong};
 use jni::JNIEnv;
 
-/// The exception every failure becomes on the Java side.
-const EXCEPTION: &str = "io/smoothscale/kafka/SmoothscaleException";
+use crate::Failure;
 
-/// Runs `body`; on an error or a panic, leaves a `SmoothscaleException` with
-/// the message pending (unless Java already has one pending, such as an
-/// `OutOfMemoryError`) and returns `fallback`.
+/// What bad input becomes on the Java side.
+pub(crate) const INPUT_EXCEPTION: &str = "io/smoothscale/kafka/SmoothscaleInputException";
+/// What a bug becomes on the Java side.
+pub(crate) const INVARIANT_EXCEPTION: &str = "io/smoothscale/kafka/SmoothscaleInvariantException";
+
+/// The Java exception class `failure` is thrown as.
+pub(crate) fn exception_class(failure: &Failure) -> &'static str {
+    if failure.is_bad_input() {
+        INPUT_EXCEPTION
+    } else {
+        INVARIANT_EXCEPTION
+    }
+}
+
+/// Runs `body`; on a failure or a panic, leaves its exception pending
+/// ([`exception_class`], with the message) unless Java already has one
+/// pending (such as an `OutOfMemoryError`), and returns `fallback`.
 fn guarded<'l, T>(
     env: &mut JNIEnv<'l>,
     fallback: T,
-    body: impl FnOnce(&mut JNIEnv<'l>) -> Result<T, String>,
+    body: impl FnOnce(&mut JNIEnv<'l>) -> Result<T, Failure>,
 ) -> T {
     let outcome = catch_unwind(AssertUnwindSafe(|| body(env)))
-        .unwrap_or_else(|_| Err("smoothscale panicked in the JNI glue".into()));
+        .unwrap_or_else(|_| Err(Failure::bug("smoothscale panicked in the JNI glue")));
     match outcome {
         Ok(value) => value,
-        Err(message) => {
+        Err(failure) => {
             if !env.exception_check().unwrap_or(true) {
                 // If even throwing fails, the JVM has an error pending already.
-                let _ = env.throw_new(EXCEPTION, message);
+                let _ = env.throw_new(exception_class(&failure), failure.message());
             }
             fallback
         }
     }
 }
 
-fn string(env: &mut JNIEnv<'_>, s: &JString<'_>, what: &str) -> Result<String, String> {
+/// A JNI call that failed: the glue, not the caller's input.
+fn glue(e: impl std::fmt::Display) -> Failure {
+    Failure::bug(e)
+}
+
+fn string(env: &mut JNIEnv<'_>, s: &JString<'_>, what: &str) -> Result<String, Failure> {
     if s.is_null() {
-        return Err(format!("{what} must not be null"));
+        return Err(Failure::input(format!("{what} must not be null")));
     }
     env.get_string(s)
         .map(Into::into)
-        .map_err(|e| format!("{what}: {e}"))
+        .map_err(|e| glue(format!("{what}: {e}")))
 }
 
-fn bytes(env: &mut JNIEnv<'_>, array: &JByteArray<'_>, what: &str) -> Result<Vec<u8>, String> {
+fn bytes(env: &mut JNIEnv<'_>, array: &JByteArray<'_>, what: &str) -> Result<Vec<u8>, Failure> {
     if array.is_null() {
-        return Err(format!("{what} must not be null"));
+        return Err(Failure::input(format!("{what} must not be null")));
     }
     env.convert_byte_array(array)
-        .map_err(|e| format!("{what}: {e}"))
+        .map_err(|e| glue(format!("{what}: {e}")))
 }
 
-fn java_bytes<'l>(env: &mut JNIEnv<'l>, bytes: &[u8]) -> Result<JByteArray<'l>, String> {
+fn java_bytes<'l>(env: &mut JNIEnv<'l>, bytes: &[u8]) -> Result<JByteArray<'l>, Failure> {
     env.byte_array_from_slice(bytes)
-        .map_err(|e| format!("cannot return {} bytes to Java: {e}", bytes.len()))
+        .map_err(|e| glue(format!("cannot return {} bytes to Java: {e}", bytes.len())))
 }
 
 /// `static native String[] strategies()`.
@@ -66,14 +87,13 @@ pub extern "system" fn Java_io_smoothscale_kafka_NativeBridge_strategies<'l>(
 ) -> JObjectArray<'l> {
     guarded(&mut env, JObjectArray::default(), |env| {
         let names = crate::strategies();
-        let len = jint::try_from(names.len()).map_err(|e| e.to_string())?;
+        let len = jint::try_from(names.len()).map_err(glue)?;
         let array = env
             .new_object_array(len, "java/lang/String", JObject::null())
-            .map_err(|e| e.to_string())?;
+            .map_err(glue)?;
         for (i, name) in (0..len).zip(names) {
-            let s = env.new_string(name).map_err(|e| e.to_string())?;
-            env.set_object_array_element(&array, i, s)
-                .map_err(|e| e.to_string())?;
+            let s = env.new_string(name).map_err(glue)?;
+            env.set_object_array_element(&array, i, s).map_err(glue)?;
         }
         Ok(array)
     })
@@ -109,8 +129,25 @@ pub extern "system" fn Java_io_smoothscale_kafka_NativeBridge_checkHandout<'l>(
         let handout = bytes(env, &handout, "handout")?;
         match crate::check_handout(&handout)? {
             None => Ok(JString::default()),
-            Some(violations) => env.new_string(violations).map_err(|e| e.to_string()),
+            Some(violations) => env.new_string(violations).map_err(glue),
         }
+    })
+}
+
+/// `static native long observeRestoreRate(byte[] observation)`: the
+/// observed restore rate, records per second, or −1 when the observation
+/// gives none.
+#[allow(unsafe_code)]
+#[no_mangle]
+pub extern "system" fn Java_io_smoothscale_kafka_NativeBridge_observeRestoreRate<'l>(
+    mut env: JNIEnv<'l>,
+    _class: JClass<'l>,
+    observation: JByteArray<'l>,
+) -> jlong {
+    guarded(&mut env, -1, |env| {
+        let observation = bytes(env, &observation, "observation")?;
+        let rate = crate::observe_restore_rate(&observation)?;
+        Ok(rate.map_or(-1, |r| jlong::try_from(r).unwrap_or(jlong::MAX)))
     })
 }
 
@@ -125,8 +162,8 @@ pub extern "system" fn Java_io_smoothscale_kafka_NativeBridge_generatePreset<'l>
 ) -> JByteArray<'l> {
     guarded(&mut env, JByteArray::default(), |env| {
         let preset = string(env, &preset, "preset")?;
-        let seed =
-            u64::try_from(seed).map_err(|_| format!("seed must be at least 0, got {seed}"))?;
+        let seed = u64::try_from(seed)
+            .map_err(|_| Failure::input(format!("seed must be at least 0, got {seed}")))?;
         let state = crate::generate_preset(&preset, seed)?;
         java_bytes(env, &state)
     })
@@ -134,7 +171,7 @@ pub extern "system" fn Java_io_smoothscale_kafka_NativeBridge_generatePreset<'l>
 
 /// `static native long timeNativeAssign(String strategy, byte[] state, int iterations)`:
 /// nanoseconds for `iterations` runs of the strategy on the decoded state
-/// (decoding and validation untimed), for the benchmark that sets the
+/// (decoding and one validated run untimed), for the benchmark that sets the
 /// adapter beside the core.
 #[allow(unsafe_code)]
 #[no_mangle]
@@ -148,8 +185,9 @@ pub extern "system" fn Java_io_smoothscale_kafka_NativeBridge_timeNativeAssign<'
     guarded(&mut env, 0, |env| {
         let strategy = string(env, &strategy, "strategy")?;
         let state = bytes(env, &state, "state")?;
-        let iterations = u32::try_from(iterations)
-            .map_err(|_| format!("iterations must be at least 0, got {iterations}"))?;
+        let iterations = u32::try_from(iterations).map_err(|_| {
+            Failure::input(format!("iterations must be at least 0, got {iterations}"))
+        })?;
         let nanos = crate::time_assign(&strategy, &state, iterations)?;
         Ok(jlong::try_from(nanos).unwrap_or(jlong::MAX))
     })

@@ -14,8 +14,9 @@
 use smoothscale::model::{AssignmentConfig, Client, ClusterState, Plan, Task, TaskId};
 use smoothscale::{validate, Claims};
 
-use crate::bytes::{FormatError, Reader, Writer};
+use crate::bytes::{FormatError, Reader};
 use crate::state::client_id;
+use crate::Failure;
 
 /// "SMSH" as a little-endian `u32`: the first four bytes of a handout message.
 pub const HANDOUT_MAGIC: u32 = u32::from_le_bytes(*b"SMSH");
@@ -34,19 +35,22 @@ pub const KAFKA_CLAIMS: Claims = Claims {
 /// A decoded handout: the state it is checked against and the plan, with
 /// replicas named twice on one client (which a plan's sets cannot hold)
 /// reported apart.
-struct Handout {
-    state: ClusterState,
-    plan: Plan,
-    repeated: Vec<String>,
+pub(crate) struct Handout {
+    /// The tasks and settings, on one client per process (`c0`, `c1`, …).
+    pub(crate) state: ClusterState,
+    /// Who holds what, a task's standbys past the configured number as warm-ups.
+    pub(crate) plan: Plan,
+    /// A task listed twice for one client, as a violation.
+    pub(crate) repeated: Vec<String>,
 }
 
 /// Checks the handout message `bytes`: `Ok(None)` when the assignment keeps
 /// every rule, `Ok(Some(violations))` (one line, `; `-separated) when not.
 ///
 /// # Errors
-/// A malformed message (naming the field and byte offset) or one that is
-/// not a valid state.
-pub fn check(bytes: &[u8]) -> Result<Option<String>, String> {
+/// [`Failure::Input`]: a malformed message (naming the field and byte
+/// offset) or one that is not a valid state.
+pub fn check(bytes: &[u8]) -> Result<Option<String>, Failure> {
     let handout = decode(bytes)?;
     let mut found = handout.repeated;
     if let Err(violations) = validate(&handout.state, &handout.plan, KAFKA_CLAIMS) {
@@ -55,14 +59,15 @@ pub fn check(bytes: &[u8]) -> Result<Option<String>, String> {
     Ok((!found.is_empty()).then(|| found.join("; ")))
 }
 
-fn decode(bytes: &[u8]) -> Result<Handout, String> {
+/// Decodes a handout message.
+pub(crate) fn decode(bytes: &[u8]) -> Result<Handout, Failure> {
     let mut r = Reader::new(bytes);
-    let (config, tasks, held) = read(&mut r).map_err(|e| e.to_string())?;
+    let (config, tasks, held) = read(&mut r)?;
     let n = held.len();
     let clients = (0..n).map(|i| Client::new(client_id(i, n), 1)).collect();
     let ids: Vec<TaskId> = tasks.iter().map(|t| t.id).collect();
     let expected = (config.num_standby_replicas as usize).min(n.saturating_sub(1));
-    let state = ClusterState::new(config, tasks, clients).map_err(|e| e.to_string())?;
+    let state = ClusterState::new(config, tasks, clients)?;
     let mut plan = Plan::default();
     let mut standbys_seen = vec![0usize; ids.len()];
     let mut repeated = Vec::new();
@@ -155,33 +160,4 @@ fn read(r: &mut Reader<'_>) -> Result<(AssignmentConfig, Vec<Task>, Held), Forma
     }
     r.finish()?;
     Ok((config, tasks, held))
-}
-
-/// Encodes a handout (tests): `tasks` as `(id, stateful)`, and per client
-/// the indices into `tasks` it holds as active and as standby.
-pub fn encode(
-    num_standby_replicas: u32,
-    max_warmup_replicas: u32,
-    tasks: &[(TaskId, bool)],
-    clients: &[(Vec<u32>, Vec<u32>)],
-) -> Vec<u8> {
-    let mut w = Writer::with_capacity(24 + 9 * tasks.len() + 8 * clients.len());
-    w.u32(HANDOUT_MAGIC);
-    w.u32(HANDOUT_VERSION);
-    w.u32(num_standby_replicas);
-    w.u32(max_warmup_replicas);
-    w.count(tasks.len());
-    for (id, stateful) in tasks {
-        w.u32(id.subtopology);
-        w.u32(id.partition);
-        w.u8(u8::from(*stateful));
-    }
-    w.count(clients.len());
-    for (active, standby) in clients {
-        for list in [active, standby] {
-            w.count(list.len());
-            list.iter().for_each(|&t| w.u32(t));
-        }
-    }
-    w.into_bytes()
 }

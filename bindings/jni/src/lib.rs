@@ -3,100 +3,193 @@
 //!
 //! Java sends the application state as one byte array in the crossing format
 //! (`docs/crossing-format.md`, [`state`]); [`assign`] decodes it into a
-//! `ClusterState`, runs the named strategy, checks the plan with
-//! `smoothscale::validate` and its claims, and answers one byte array
-//! ([`plan`]). Every failure — a malformed message, an invalid state, an
-//! infeasible input, a plan that breaks an invariant, even a panic — comes
-//! back as a one-line message, which the exports throw as
-//! `io.smoothscale.kafka.SmoothscaleException`: the group leader gets an
-//! exception, never an aborted JVM.
+//! `ClusterState`, runs the named strategy through `smoothscale::assign` (the
+//! strategy, then `validate` with its claims: the one entry every front
+//! uses), and answers one byte array ([`plan`]). The leader's observed
+//! restore rate is the core's rule too ([`observe_restore_rate`],
+//! [`observation`]).
+//!
+//! Every failure is a [`Failure`]: the caller's input ([`Failure::Input`]:
+//! an unknown strategy or preset, a malformed message, an invalid state, an
+//! input the strategy cannot serve) or a bug ([`Failure::Bug`]: a strategy
+//! failing inside, a plan breaking an invariant, a panic). Its message is the
+//! one line the command line prints for the same failure (after `error: `).
+//! The exports throw the first as `io.smoothscale.kafka.SmoothscaleInputException`
+//! and the second as `io.smoothscale.kafka.SmoothscaleInvariantException`,
+//! both `SmoothscaleException`s: the group leader gets an exception, never an
+//! aborted JVM.
 
 pub mod bytes;
 mod exports;
 pub mod handout;
+pub mod observation;
 pub mod plan;
 pub mod state;
 
+use std::fmt;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
-use smoothscale::{assignor, generate, validate};
+use smoothscale::model::{one_line, InputError};
+use smoothscale::{assignor, generate, AssignFailure, Assignor};
+
+use crate::bytes::FormatError;
+
+/// Why a call gave no answer: the caller's input or a bug, with the one-line
+/// message the command line prints for the same failure.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Failure {
+    /// The caller's input: an unknown strategy or preset, a malformed
+    /// message, a message that is not a valid state, an input the strategy
+    /// cannot serve (`AssignFailure::Infeasible`). Exit 2 on the command
+    /// line; `SmoothscaleInputException` in Java.
+    Input(String),
+    /// A bug: a strategy failing inside (`AssignFailure::Internal`), a plan
+    /// breaking an invariant (`AssignFailure::Invariants`), a panic, the JNI
+    /// glue failing. Exit 1 on the command line;
+    /// `SmoothscaleInvariantException` in Java.
+    Bug(String),
+}
+
+impl Failure {
+    /// Bad input, its message on one line.
+    pub fn input(message: impl fmt::Display) -> Self {
+        Failure::Input(one_line(&message.to_string()))
+    }
+
+    /// A bug, its message on one line.
+    pub fn bug(message: impl fmt::Display) -> Self {
+        Failure::Bug(one_line(&message.to_string()))
+    }
+
+    /// Whether the caller's input is at fault rather than a bug.
+    pub fn is_bad_input(&self) -> bool {
+        matches!(self, Failure::Input(_))
+    }
+
+    /// The one-line message.
+    pub fn message(&self) -> &str {
+        match self {
+            Failure::Input(m) | Failure::Bug(m) => m,
+        }
+    }
+}
+
+impl fmt::Display for Failure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.message())
+    }
+}
+
+impl std::error::Error for Failure {}
+
+impl From<FormatError> for Failure {
+    fn from(e: FormatError) -> Self {
+        Failure::input(e)
+    }
+}
+
+impl From<InputError> for Failure {
+    fn from(e: InputError) -> Self {
+        Failure::input(e)
+    }
+}
+
+impl From<AssignFailure> for Failure {
+    fn from(e: AssignFailure) -> Self {
+        if e.is_bad_input() {
+            Failure::input(e)
+        } else {
+            Failure::bug(e)
+        }
+    }
+}
 
 /// Runs `strategy` on the state message `bytes` and returns the plan message.
 ///
 /// # Errors
-/// One line: an unknown strategy, a malformed message or invalid state
-/// (naming the field), an infeasible input, a plan failing `validate`, or a
-/// panic inside the core.
-pub fn assign(strategy: &str, bytes: &[u8]) -> Result<Vec<u8>, String> {
-    contain(|| {
-        let assignor = find(strategy)?;
-        let decoded = state::decode(bytes)?;
-        let plan = assignor
-            .assign(&decoded.state)
-            .map_err(|e| format!("{strategy} cannot assign this state: {e}"))?;
-        if let Err(violations) = validate(&decoded.state, &plan, assignor.info().claims) {
-            return Err(format!(
-                "{strategy} produced a plan that fails validation: {}{}",
-                violations[0],
-                match violations.len() {
-                    1 => String::new(),
-                    n => format!(" (and {} more)", n - 1),
-                }
-            ));
-        }
-        Ok(plan::encode(
-            &decoded.state,
-            &plan,
-            &decoded.message_index_of_task,
-        ))
-    })
+/// [`Failure::Input`]: an unknown strategy, a malformed message or invalid
+/// state (naming the field), an input the strategy cannot serve.
+/// [`Failure::Bug`]: the strategy failing inside, its plan breaking an
+/// invariant, a panic inside the core.
+pub fn assign(strategy: &str, bytes: &[u8]) -> Result<Vec<u8>, Failure> {
+    contain(|| assign_with(find(strategy)?, bytes))
+}
+
+/// [`assign`] with the strategy itself (tests run strategies that are not
+/// registered through it).
+fn assign_with(strategy: &dyn Assignor, bytes: &[u8]) -> Result<Vec<u8>, Failure> {
+    let decoded = state::decode(bytes)?;
+    let plan = smoothscale::assign(strategy, &decoded.state)?;
+    Ok(plan::encode(
+        &decoded.state,
+        &plan,
+        &decoded.message_index_of_task,
+    ))
 }
 
 /// Checks the handout message `bytes` (an assignment as Kafka Streams hands
 /// it out, [`handout`]): `Ok(None)` when it keeps every rule Kafka promises
-/// of an assignment, else `Ok(Some(violations))`, one line.
+/// of an assignment, else `Ok(Some(violations))`, one line. Violations are
+/// the answer, not a failure.
 ///
 /// # Errors
-/// A malformed message, naming the field and byte offset; a panic.
-pub fn check_handout(bytes: &[u8]) -> Result<Option<String>, String> {
+/// [`Failure::Input`]: a malformed message, naming the field and byte offset,
+/// or one that is not a valid state. [`Failure::Bug`]: a panic.
+pub fn check_handout(bytes: &[u8]) -> Result<Option<String>, Failure> {
     contain(|| handout::check(bytes))
+}
+
+/// The restore rate the group leader observes, records per second, from the
+/// observation message `bytes` ([`observation`]), by the core's rule
+/// (`smoothscale::restore_rate::observe`); `None` when there is none.
+///
+/// # Errors
+/// [`Failure::Input`]: a malformed message. [`Failure::Bug`]: a panic.
+pub fn observe_restore_rate(bytes: &[u8]) -> Result<Option<u64>, Failure> {
+    contain(|| Ok(observation::decode(bytes)?.observe()))
 }
 
 /// The state message of the `smoothscale generate` preset `name` with `seed`
 /// (benchmarks and tests on the Java side).
 ///
 /// # Errors
-/// An unknown preset (naming the known ones).
-pub fn generate_preset(name: &str, seed: u64) -> Result<Vec<u8>, String> {
+/// [`Failure::Input`]: an unknown preset (naming the known ones).
+pub fn generate_preset(name: &str, seed: u64) -> Result<Vec<u8>, Failure> {
     contain(|| {
         let spec = generate::preset(name).ok_or_else(|| {
             let names: Vec<&str> = generate::presets().iter().map(|p| p.name).collect();
-            format!("preset must be one of {}, got {name:?}", names.join(", "))
+            InputError::one_of("preset", &names, name)
         })?;
-        let state = generate::generate(&spec, seed).map_err(|e| e.to_string())?;
+        let state = generate::generate(&spec, seed)?;
         Ok(state::encode(&state))
     })
 }
 
 /// Nanoseconds for `iterations` runs of `strategy` on the decoded state
-/// message `bytes`; decoding is not timed. The wall clock is read here, in
-/// the benchmark's entry point, never in the core.
+/// message `bytes`. Decoding and one run through `smoothscale::assign` (the
+/// strategy and `validate`, so the failures are [`assign`]'s) come first,
+/// untimed. The wall clock is read here, in the benchmark's entry point,
+/// never in the core.
 ///
 /// # Errors
-/// As [`assign`], before the timing starts.
+/// As [`assign`], before the timing starts; [`Failure::Bug`] if a timed run
+/// fails where the untimed one did not (a strategy is deterministic).
 #[allow(
     clippy::disallowed_methods,
     reason = "the benchmark entry point times the core"
 )]
-pub fn time_assign(strategy: &str, bytes: &[u8], iterations: u32) -> Result<u128, String> {
+pub fn time_assign(strategy: &str, bytes: &[u8], iterations: u32) -> Result<u128, Failure> {
     contain(|| {
         let assignor = find(strategy)?;
         let decoded = state::decode(bytes)?;
+        smoothscale::assign(assignor, &decoded.state)?;
         let start = std::time::Instant::now();
         for _ in 0..iterations {
-            assignor
-                .assign(&decoded.state)
-                .map_err(|e| format!("{strategy} cannot assign this state: {e}"))?;
+            assignor.assign(&decoded.state).map_err(|e| {
+                Failure::bug(format!(
+                    "strategy {strategy} failed on a repeated run of one state: {e}"
+                ))
+            })?;
         }
         Ok(start.elapsed().as_nanos())
     })
@@ -110,31 +203,28 @@ pub fn strategies() -> Vec<&'static str> {
 /// The strategy called `name`.
 ///
 /// # Errors
-/// An unknown name, with the known ones.
-pub fn find(name: &str) -> Result<&'static dyn assignor::Assignor, String> {
-    assignor::by_name(name).ok_or_else(|| {
-        format!(
-            "strategy must be one of {}, got {name:?}",
-            strategies().join(", ")
-        )
-    })
+/// [`Failure::Input`]: an unknown name, with the known ones
+/// (`strategy must be one of kip441, …, got "x"`).
+pub fn find(name: &str) -> Result<&'static dyn Assignor, Failure> {
+    assignor::by_name(name)
+        .ok_or_else(|| InputError::one_of("strategy", &strategies(), name).into())
 }
 
-/// Runs `work`, turning a panic into an error line: no panic may unwind
+/// Runs `work`, turning a panic into a [`Failure::Bug`]: no panic may unwind
 /// into the JVM.
-fn contain<T>(work: impl FnOnce() -> Result<T, String>) -> Result<T, String> {
+fn contain<T>(work: impl FnOnce() -> Result<T, Failure>) -> Result<T, Failure> {
     catch_unwind(AssertUnwindSafe(work)).unwrap_or_else(|payload| {
         let what = payload
             .downcast_ref::<&str>()
             .map(|s| (*s).to_string())
             .or_else(|| payload.downcast_ref::<String>().cloned())
             .unwrap_or_else(|| "a panic without a message".into());
-        Err(format!(
-            "smoothscale panicked: {}",
-            smoothscale::model::one_line(&what)
-        ))
+        Err(Failure::bug(format!("smoothscale panicked: {what}")))
     })
 }
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod golden;

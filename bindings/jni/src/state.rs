@@ -1,5 +1,8 @@
 //! The state message (Java → Rust, `docs/crossing-format.md`): decoding into
-//! a [`ClusterState`], and encoding one (for presets and round-trip tests).
+//! a [`ClusterState`], and encoding one (`generate_preset` sends the
+//! `smoothscale generate` presets to Java's benchmarks this way). The encoder
+//! writes the bytes Java's `StateEncoder` writes for the same state: both are
+//! held to the fixture `bindings/crossing/state.bin`.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -8,6 +11,7 @@ use smoothscale::model::{
 };
 
 use crate::bytes::{FormatError, Reader, Writer};
+use crate::Failure;
 
 /// "SMS1" as a little-endian `u32`: the first four bytes of a state message.
 pub const STATE_MAGIC: u32 = u32::from_le_bytes(*b"SMS1");
@@ -39,17 +43,16 @@ pub fn client_id(index: usize, count: usize) -> ClientId {
 /// Decodes a state message.
 ///
 /// # Errors
-/// A [`FormatError`] for a malformed message (naming the field and byte
-/// offset), or the model's `InputError` text for a well-formed message that
-/// is not a valid state.
-pub fn decode(bytes: &[u8]) -> Result<Decoded, String> {
+/// [`Failure::Input`]: a malformed message (the [`FormatError`], naming the
+/// field and byte offset), or a well-formed message that is not a valid
+/// state (the model's `InputError`).
+pub fn decode(bytes: &[u8]) -> Result<Decoded, Failure> {
     let mut r = Reader::new(bytes);
-    let (config, tasks, clients, rate) = read(&mut r).map_err(|e| e.to_string())?;
+    let (config, tasks, clients, rate) = read(&mut r)?;
     let mut order: Vec<(TaskId, u32)> = tasks.iter().zip(0u32..).map(|(t, i)| (t.id, i)).collect();
     order.sort_unstable();
     let state = ClusterState::new(config, tasks, clients)
-        .and_then(|state| state.with_observed_restore_rate(rate))
-        .map_err(|e| e.to_string())?;
+        .and_then(|state| state.with_observed_restore_rate(rate))?;
     Ok(Decoded {
         state,
         message_index_of_task: order.into_iter().map(|(_, i)| i).collect(),
@@ -309,23 +312,31 @@ fn read_lags(
 
 /// Encodes `state` as a state message; clients in the state's order, tasks in
 /// the state's order (so message indices are positions in `state`). Hosts,
-/// racks, tags: all strings go through one sorted table.
+/// racks, tags: all strings go through one table, in the order Java's
+/// `StateEncoder` first uses them (each task's input then changelog racks;
+/// each client's rack, host, then tags by key; then the configuration's tag
+/// keys), so that both sides write the same bytes for the same state.
 pub fn encode(state: &ClusterState) -> Vec<u8> {
     let config = state.config();
-    let mut table: BTreeSet<&str> = config
-        .rack_aware_assignment_tags
-        .iter()
-        .map(String::as_str)
-        .collect();
+    let mut strings = Strings::default();
     for t in state.tasks() {
-        table.extend(t.racks.iter().chain(&t.changelog_racks).map(String::as_str));
+        t.racks
+            .iter()
+            .chain(&t.changelog_racks)
+            .for_each(|s| strings.add(s));
     }
     for c in state.clients() {
-        table.extend(c.rack.iter().chain(&c.host).map(String::as_str));
-        table.extend(c.tags.iter().flat_map(|(k, v)| [k.as_str(), v.as_str()]));
+        c.rack.iter().chain(&c.host).for_each(|s| strings.add(s));
+        for (k, v) in &c.tags {
+            strings.add(k);
+            strings.add(v);
+        }
     }
-    let table: Vec<&str> = table.into_iter().collect();
-    let sidx = |s: &str| u32::try_from(table.binary_search(&s).unwrap_or(0)).unwrap_or(u32::MAX);
+    config
+        .rack_aware_assignment_tags
+        .iter()
+        .for_each(|s| strings.add(s));
+    let sidx = |s: &str| strings.index_of(s);
     let tidx =
         |id: &TaskId| u32::try_from(state.task_position(*id).unwrap_or(0)).unwrap_or(u32::MAX);
     let mut w = Writer::with_capacity(64 + 32 * state.tasks().len() + 64 * state.clients().len());
@@ -350,8 +361,8 @@ pub fn encode(state: &ClusterState) -> Vec<u8> {
     for key in &config.rack_aware_assignment_tags {
         w.u32(sidx(key));
     }
-    w.count(table.len());
-    for s in &table {
+    w.count(strings.table.len());
+    for s in &strings.table {
         w.str(s);
     }
     w.count(state.tasks().len());
@@ -395,6 +406,29 @@ pub fn encode(state: &ClusterState) -> Vec<u8> {
     }
     w.i64(state.observed_restore_rate().map_or(ABSENT_RATE, clamp_i64));
     w.into_bytes()
+}
+
+/// A message's strings, in the order of their first use.
+#[derive(Default)]
+struct Strings<'s> {
+    table: Vec<&'s str>,
+    index: BTreeMap<&'s str, u32>,
+}
+
+impl<'s> Strings<'s> {
+    /// Adds `s` unless it is there already.
+    fn add(&mut self, s: &'s str) {
+        let next = u32::try_from(self.table.len()).unwrap_or(u32::MAX);
+        if let std::collections::btree_map::Entry::Vacant(e) = self.index.entry(s) {
+            e.insert(next);
+            self.table.push(s);
+        }
+    }
+
+    /// The index of `s`, which was added.
+    fn index_of(&self, s: &str) -> u32 {
+        self.index.get(s).copied().unwrap_or(u32::MAX)
+    }
 }
 
 /// No observed restore rate.

@@ -1,11 +1,14 @@
 //! The codec against the core: round trips, every error path names its
-//! field, and the plan comes back in the sender's indices.
+//! field, the plan comes back in the sender's indices, and every failure is
+//! bad input or a bug with the command line's message.
 
 use smoothscale::generate::{self, History, Spec};
-use smoothscale::model::{AssignmentConfig, Client, ClusterState, Lag, Task, TaskId};
+use smoothscale::model::{AssignmentConfig, Client, ClusterState, Lag, Plan, Task, TaskId};
+use smoothscale::{AssignError, Assignor, Claims, LeaveBehaviour, StrategyInfo};
 
-use crate::bytes::Reader;
-use crate::{assign, generate_preset, handout, plan, state};
+use crate::bytes::{Reader, Writer};
+use crate::exports::{exception_class, INPUT_EXCEPTION, INVARIANT_EXCEPTION};
+use crate::{assign, assign_with, generate_preset, handout, plan, state, Failure};
 
 fn small_state() -> ClusterState {
     let t = |p| TaskId::new(0, p);
@@ -141,7 +144,7 @@ fn the_plan_comes_back_in_the_senders_task_indices() {
 #[test]
 fn tasks_sent_out_of_order_are_answered_in_message_indices() {
     // Hand-made message: tasks 0_1 (index 0) then 0_0 (index 1), one client.
-    let mut w = crate::bytes::Writer::default();
+    let mut w = Writer::default();
     w.u32(state::STATE_MAGIC);
     w.u32(state::VERSION);
     w.u32(0);
@@ -200,7 +203,9 @@ fn a_learner_plan_waiting_for_catch_up_asks_for_a_probe() {
 }
 
 fn err(bytes: &[u8]) -> String {
-    assign("kip441", bytes).unwrap_err()
+    let failure = assign("kip441", bytes).unwrap_err();
+    assert!(failure.is_bad_input(), "{failure:?}");
+    failure.to_string()
 }
 
 #[test]
@@ -275,22 +280,205 @@ fn a_well_formed_but_invalid_state_gets_the_models_message() {
 }
 
 #[test]
-fn unknown_strategies_and_presets_list_the_known_ones() {
-    let text = assign("kip999", &[]).unwrap_err();
-    assert!(
-        text.starts_with("strategy must be one of kip441, "),
-        "{text}"
+fn unknown_strategies_and_presets_are_bad_input_listing_the_known_ones() {
+    let names = smoothscale::assignor::names();
+    assert_eq!(
+        assign("kip999", &[]),
+        Err(Failure::Input(format!(
+            "strategy must be one of {}, got \"kip999\"",
+            names.join(", ")
+        )))
     );
-    assert!(text.ends_with("got \"kip999\""), "{text}");
-    assert!(generate_preset("nope", 1)
-        .unwrap_err()
-        .starts_with("preset must be one of 6000t_2c"));
+    assert!(names.starts_with(&["kip441"]));
+    let presets: Vec<&str> = generate::presets().iter().map(|p| p.name).collect();
+    assert_eq!(
+        generate_preset("nope\n", 1),
+        Err(Failure::Input(format!(
+            "preset must be one of {}, got \"nope\\n\"",
+            presets.join(", ")
+        )))
+    );
+    assert!(presets.starts_with(&["6000t_2c"]));
 }
 
 #[test]
-fn a_panic_is_an_error_line() {
-    let text = crate::contain::<()>(|| panic!("boom\nsecond line")).unwrap_err();
-    assert_eq!(text, "smoothscale panicked: boom\\nsecond line");
+fn a_panic_is_a_bug_on_one_line() {
+    let failure = crate::contain::<()>(|| panic!("boom\nsecond line")).unwrap_err();
+    assert_eq!(
+        failure,
+        Failure::Bug("smoothscale panicked: boom\\nsecond line".into())
+    );
+    assert_eq!(exception_class(&failure), INVARIANT_EXCEPTION);
+}
+
+/// A strategy that is not registered, for the failures no registered one
+/// has: its plan leaves every task unassigned, or it fails inside, or it
+/// panics.
+struct Faulty(&'static StrategyInfo, Fault);
+
+#[derive(Clone, Copy)]
+enum Fault {
+    EmptyPlan,
+    Internal,
+    Panic,
+}
+
+static FAULTY: StrategyInfo = StrategyInfo {
+    name: "faulty",
+    description: "a test strategy that breaks the rules",
+    claims: Claims::NONE,
+    leave: LeaveBehaviour::Immediate,
+};
+
+impl Assignor for Faulty {
+    fn info(&self) -> &'static StrategyInfo {
+        self.0
+    }
+
+    fn assign(&self, state: &ClusterState) -> Result<Plan, AssignError> {
+        match self.1 {
+            Fault::EmptyPlan => Ok(Plan {
+                strategy: "faulty".into(),
+                clients: state
+                    .clients()
+                    .iter()
+                    .map(|c| (c.id.clone(), Default::default()))
+                    .collect(),
+                ..Plan::default()
+            }),
+            Fault::Internal => Err(AssignError::Internal {
+                strategy: "faulty",
+                message: "a heap went\nwrong".into(),
+            }),
+            Fault::Panic => panic!("index out of bounds"),
+        }
+    }
+}
+
+#[test]
+fn a_broken_invariant_and_an_internal_error_are_bugs_with_the_cores_message() {
+    let bytes = state::encode(&small_state());
+    let decoded = state::decode(&bytes).unwrap().state;
+    for fault in [Fault::EmptyPlan, Fault::Internal] {
+        let strategy = Faulty(&FAULTY, fault);
+        let failure = assign_with(&strategy, &bytes).unwrap_err();
+        // The command line prints `error: ` and the core's failure, on one line.
+        let core = smoothscale::assign(&strategy, &decoded).unwrap_err();
+        assert!(!core.is_bad_input());
+        assert_eq!(
+            failure,
+            Failure::Bug(smoothscale::model::one_line(&core.to_string()))
+        );
+        assert_eq!(exception_class(&failure), INVARIANT_EXCEPTION);
+    }
+    let text = assign_with(&Faulty(&FAULTY, Fault::EmptyPlan), &bytes)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        text.starts_with("strategy faulty broke an invariant: task 0_0 has no active"),
+        "{text}"
+    );
+    assert_eq!(
+        assign_with(&Faulty(&FAULTY, Fault::Internal), &bytes),
+        Err(Failure::Bug(
+            "internal error in strategy faulty: a heap went\\nwrong".into()
+        ))
+    );
+}
+
+#[test]
+fn a_panicking_strategy_is_a_bug() {
+    let bytes = state::encode(&small_state());
+    let failure =
+        crate::contain(|| assign_with(&Faulty(&FAULTY, Fault::Panic), &bytes)).unwrap_err();
+    assert_eq!(
+        failure,
+        Failure::Bug("smoothscale panicked: index out of bounds".into())
+    );
+}
+
+/// Eleven stateless tasks on one client: more than heron-ffd fits on one
+/// client of its default size, a state the strategy cannot serve.
+fn eleven_tasks_one_client() -> ClusterState {
+    let tasks = (0..11)
+        .map(|p| Task::stateless(TaskId::new(0, p)))
+        .collect();
+    let clients = vec![Client::new(state::client_id(0, 1), 1)];
+    ClusterState::new(AssignmentConfig::default(), tasks, clients).unwrap()
+}
+
+#[test]
+fn an_input_a_strategy_cannot_serve_is_bad_input_with_the_cores_message() {
+    let state = eleven_tasks_one_client();
+    let heron = crate::find("heron-ffd").unwrap();
+    let core = smoothscale::assign(heron, &state).unwrap_err();
+    assert!(core.is_bad_input(), "{core:?}");
+    let failure = assign("heron-ffd", &state::encode(&state)).unwrap_err();
+    assert_eq!(failure, Failure::Input(core.to_string()));
+    assert_eq!(exception_class(&failure), INPUT_EXCEPTION);
+    // No prefix of our own: the core's line, as `smoothscale assign` prints it.
+    assert_eq!(
+        failure.message(),
+        "task 0_9 needs 1 cpu (default), 1024 ram_mb (default) and 1024 disk_mb (default) \
+         but no client has room for its cpu, ram_mb and disk_mb: the most left after padding \
+         is 0 cpu on c0, 0 ram_mb on c0 and 0 disk_mb on c0 (heron-ffd cannot add a client \
+         where Heron would add a container)"
+    );
+}
+
+#[test]
+fn malformed_and_invalid_messages_are_bad_input_on_every_export() {
+    for failure in [
+        assign("kip441", b"SMS1").unwrap_err(),
+        crate::check_handout(b"SMSH").unwrap_err(),
+        crate::observe_restore_rate(b"SMSO").unwrap_err(),
+        crate::time_assign("kip441", &[], 1).unwrap_err(),
+        crate::time_assign("kip999", &[], 1).unwrap_err(),
+    ] {
+        assert!(failure.is_bad_input(), "{failure:?}");
+        assert_eq!(exception_class(&failure), INPUT_EXCEPTION);
+    }
+    // A handout that is not a valid state: task 0_0 listed twice.
+    let handout = encode_handout(0, 2, &[(TaskId::new(0, 0), true); 2], &[]);
+    assert_eq!(
+        crate::check_handout(&handout),
+        Err(Failure::Input(
+            "tasks[1].id duplicates tasks[0].id, got 0_0".into()
+        ))
+    );
+}
+
+#[test]
+fn time_assign_fails_as_assign_before_timing() {
+    let bytes = state::encode(&eleven_tasks_one_client());
+    assert_eq!(
+        crate::time_assign("heron-ffd", &bytes, 3),
+        Err(assign("heron-ffd", &bytes).unwrap_err())
+    );
+    assert!(crate::time_assign("kip441", &bytes, 2).is_ok());
+}
+
+/// The exceptions the exports throw are the Java classes of that name: each
+/// a `SmoothscaleException` with the (String) constructor JNI's `ThrowNew`
+/// calls.
+#[test]
+fn the_exception_classes_exist_on_the_java_side() {
+    for class in [INPUT_EXCEPTION, INVARIANT_EXCEPTION] {
+        let path = format!(
+            "{}/../java/src/main/java/{class}.java",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        let source = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+        let name = class.rsplit('/').next().unwrap();
+        assert!(
+            source.contains(&format!("public class {name} extends SmoothscaleException")),
+            "{path}"
+        );
+        assert!(
+            source.contains(&format!("public {name}(final String message)")),
+            "{path}"
+        );
+    }
 }
 
 /// Twelve stateful tasks of one subtopology, as the handout lists them.
@@ -310,7 +498,7 @@ fn handout_clients() -> Vec<(Vec<u32>, Vec<u32>)> {
 
 #[test]
 fn a_kafka_handout_with_one_active_and_one_standby_per_task_is_valid() {
-    let bytes = handout::encode(1, 2, &handout_tasks(), &handout_clients());
+    let bytes = encode_handout(1, 2, &handout_tasks(), &handout_clients());
     assert_eq!(handout::check(&bytes), Ok(None));
 }
 
@@ -320,11 +508,11 @@ fn extra_standbys_are_warmups_within_the_budget() {
     // Two warm-ups (a task's second standby) are within max_warmup_replicas = 2 ...
     clients[2].1.push(0);
     clients[0].1.push(1);
-    let bytes = handout::encode(1, 2, &handout_tasks(), &clients);
+    let bytes = encode_handout(1, 2, &handout_tasks(), &clients);
     assert_eq!(handout::check(&bytes), Ok(None));
     // ... a third is not.
     clients[1].1.push(2);
-    let bytes = handout::encode(1, 2, &handout_tasks(), &clients);
+    let bytes = encode_handout(1, 2, &handout_tasks(), &clients);
     assert_eq!(
         handout::check(&bytes),
         Ok(Some("plan has 3 warm-ups, limit 2".into()))
@@ -337,7 +525,7 @@ fn a_handout_breaking_kafkas_rules_names_each_violation() {
     clients[2].0.push(0); // task 0_0 active on c0 and c2
     clients[2].1.retain(|&t| t != 1); // task 0_1 loses its standby
     clients[0].0.push(3); // c0 holds 0_3 twice as active
-    let bytes = handout::encode(1, 2, &handout_tasks(), &clients);
+    let bytes = encode_handout(1, 2, &handout_tasks(), &clients);
     let violations = handout::check(&bytes).unwrap().unwrap();
     assert_eq!(
         violations,
@@ -350,7 +538,7 @@ fn a_handout_breaking_kafkas_rules_names_each_violation() {
 fn a_standby_of_a_stateless_task_or_on_its_active_is_a_violation() {
     let mut tasks = handout_tasks();
     tasks[4].1 = false;
-    let bytes = handout::encode(1, 2, &tasks, &handout_clients());
+    let bytes = encode_handout(1, 2, &tasks, &handout_clients());
     let violations = handout::check(&bytes).unwrap().unwrap();
     assert!(
         violations.contains("stateless") && violations.contains("0_4"),
@@ -358,7 +546,7 @@ fn a_standby_of_a_stateless_task_or_on_its_active_is_a_violation() {
     );
     let mut clients = handout_clients();
     clients[0].1.push(0); // c0 runs 0_0 and holds a standby of it
-    let bytes = handout::encode(1, 2, &handout_tasks(), &clients);
+    let bytes = encode_handout(1, 2, &handout_tasks(), &clients);
     let violations = handout::check(&bytes).unwrap().unwrap();
     assert!(
         violations.starts_with("client c0 holds task 0_0"),
@@ -370,16 +558,120 @@ fn a_standby_of_a_stateless_task_or_on_its_active_is_a_violation() {
 fn a_malformed_handout_names_the_field_and_byte() {
     let mut clients = handout_clients();
     clients[1].1.push(12);
-    let bytes = handout::encode(1, 2, &handout_tasks(), &clients);
-    let err = handout::check(&bytes).unwrap_err();
+    let bytes = encode_handout(1, 2, &handout_tasks(), &clients);
+    let err = handout::check(&bytes).unwrap_err().to_string();
     assert!(
         err.contains("clients[1].standby[") && err.contains("must index the 12 tasks, got 12"),
         "{err}"
     );
-    let err = handout::check(b"SMS1").unwrap_err();
+    let err = handout::check(b"SMS1").unwrap_err().to_string();
     assert!(err.starts_with("magic"), "{err}");
-    let mut bytes = handout::encode(1, 2, &handout_tasks(), &handout_clients());
+    let mut bytes = encode_handout(1, 2, &handout_tasks(), &handout_clients());
     bytes.push(0);
     let err = crate::check_handout(&bytes).unwrap_err();
-    assert!(err.contains("end of message"), "{err}");
+    assert!(
+        err.is_bad_input() && err.message().contains("end of message"),
+        "{err}"
+    );
+}
+
+/// Writes a handout message as Java's `HandoutCheck` does (held to the same
+/// bytes by the fixture `handout.bin`): `tasks` as `(id, stateful)`, and per
+/// client the indices into `tasks` it holds as active and as standby.
+pub(crate) fn encode_handout(
+    num_standby_replicas: u32,
+    max_warmup_replicas: u32,
+    tasks: &[(TaskId, bool)],
+    clients: &[(Vec<u32>, Vec<u32>)],
+) -> Vec<u8> {
+    let mut w = Writer::default();
+    w.u32(handout::HANDOUT_MAGIC);
+    w.u32(handout::HANDOUT_VERSION);
+    w.u32(num_standby_replicas);
+    w.u32(max_warmup_replicas);
+    w.count(tasks.len());
+    for (id, stateful) in tasks {
+        w.u32(id.subtopology);
+        w.u32(id.partition);
+        w.u8(u8::from(*stateful));
+    }
+    w.count(clients.len());
+    for (active, standby) in clients {
+        for list in [active, standby] {
+            w.count(list.len());
+            list.iter().for_each(|&t| w.u32(t));
+        }
+    }
+    w.into_bytes()
+}
+
+/// An observation message: `before` and `now` as (member, subtopology,
+/// partition, lag) entries.
+fn observation_message(
+    elapsed_ms: i64,
+    acceptable_recovery_lag: i64,
+    lists: [&[(u32, u32, u32, i64)]; 2],
+) -> Vec<u8> {
+    let mut w = Writer::default();
+    w.u32(crate::observation::OBSERVATION_MAGIC);
+    w.u32(crate::observation::OBSERVATION_VERSION);
+    w.i64(elapsed_ms);
+    w.i64(acceptable_recovery_lag);
+    for list in lists {
+        w.count(list.len());
+        for &(member, subtopology, partition, lag) in list {
+            w.u32(member);
+            w.u32(subtopology);
+            w.u32(partition);
+            w.i64(lag);
+        }
+    }
+    w.into_bytes()
+}
+
+#[test]
+fn the_observed_rate_is_the_cores_rule() {
+    // Member 0: 6,000 records in 2 s, a replica still behind: 3,000/s.
+    // Member 1: caught up, a lower bound only.
+    let before = [(0, 0, 0, 5_000), (0, 0, 1, 4_000), (1, 0, 0, 10_000)];
+    let now = [(0, 0, 0, 2_000), (0, 0, 1, 1_000), (1, 0, 0, 50)];
+    let observe = |elapsed, acceptable| {
+        crate::observe_restore_rate(&observation_message(elapsed, acceptable, [&before, &now]))
+    };
+    assert_eq!(observe(2_000, 100), Ok(Some(3_000)));
+    assert_eq!(observe(7_000, 100), Ok(Some(857)));
+    // No time passed, or the leader's clock went back: nothing observed.
+    assert_eq!(observe(0, 100), Ok(None));
+    assert_eq!(observe(-5, 100), Ok(None));
+    // Everyone caught up.
+    assert_eq!(observe(2_000, 5_000), Ok(None));
+    // A negative lag (Kafka's -2 running, -3 unknown) is no record count.
+    let unknown = [(0, 0, 0, -3), (0, 0, 1, 1_000)];
+    let bytes = observation_message(2_000, 100, [&before, &unknown]);
+    assert_eq!(crate::observe_restore_rate(&bytes), Ok(Some(1_500)));
+}
+
+#[test]
+fn a_malformed_observation_names_the_field() {
+    let twice = [(0, 0, 1, 5), (0, 0, 1, -2)];
+    let bytes = observation_message(1_000, 100, [&twice, &[]]);
+    assert_eq!(
+        crate::observe_restore_rate(&bytes),
+        Err(Failure::Input(
+            "before[1] (byte 48) must not list a replica twice, got member 0 task 0_1 again".into()
+        ))
+    );
+    let bytes = observation_message(1_000, -1, [&[], &[]]);
+    assert_eq!(
+        crate::observe_restore_rate(&bytes),
+        Err(Failure::Input(
+            "acceptable_recovery_lag (byte 16) must be at least 0, got -1".into()
+        ))
+    );
+    let mut bytes = observation_message(1_000, 0, [&[], &[]]);
+    bytes.push(0);
+    assert!(crate::observe_restore_rate(&bytes)
+        .unwrap_err()
+        .message()
+        .starts_with("end of message (byte 32)"));
 }

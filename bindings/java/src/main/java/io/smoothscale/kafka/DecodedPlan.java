@@ -34,13 +34,13 @@ record DecodedPlan(List<ClientPlan> clients, OptionalLong followupMs, List<TaskI
     static DecodedPlan read(final byte[] bytes, final EncodedState state) {
         final ByteBuffer in = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
         if (in.getInt() != MAGIC || in.getInt() != 1) {
-            throw new SmoothscaleException("the native library answered an unknown plan format");
+            throw new SmoothscaleInvariantException("the native library answered an unknown plan format");
         }
         final boolean followup = in.get() == 1;
         final long ms = in.getLong();
         final int n = in.getInt();
         if (n != state.clients().size()) {
-            throw new SmoothscaleException("the plan has " + n + " clients, the state " + state.clients().size());
+            throw new SmoothscaleInvariantException("the plan has " + n + " clients, the state " + state.clients().size());
         }
         final List<ClientPlan> clients = new ArrayList<>(n);
         for (int c = 0; c < n; c++) {

@@ -84,6 +84,11 @@ public final class HandoutCheck {
      * @throws SmoothscaleException the native library failed
      */
     public Optional<String> violations() {
+        return Optional.ofNullable(NativeBridge.checkHandout(message()));
+    }
+
+    /** The handout message (docs/crossing-format.md; held to {@code bindings/crossing/handout.bin}). */
+    byte[] message() {
         final LittleEndianWriter out = new LittleEndianWriter(24 + 9 * tasks.size() + 8 * clients.size());
         out.i32(MAGIC);
         out.i32(VERSION);
@@ -104,6 +109,6 @@ public final class HandoutCheck {
                 }
             }
         }
-        return Optional.ofNullable(NativeBridge.checkHandout(out.toByteArray()));
+        return out.toByteArray();
     }
 }

@@ -2,8 +2,12 @@ package io.smoothscale.kafka;
 
 /**
  * The native entry points of the {@code smoothscale-jni} library. Public for this module's tests and
- * benchmarks only: applications use {@link SmoothscaleTaskAssignor}. Every method throws
- * {@link SmoothscaleException} with a one-line message on failure.
+ * benchmarks only: applications use {@link SmoothscaleTaskAssignor}. On failure every method throws a
+ * {@link SmoothscaleException} with the one-line message the command line prints for the same failure:
+ * {@link SmoothscaleInputException} when the input is at fault (an unknown strategy or preset, a malformed
+ * message, an invalid state, an input the strategy cannot serve, a {@code null} argument),
+ * {@link SmoothscaleInvariantException} for a bug (a plan breaking an invariant, a strategy failing inside, a
+ * panic in the Rust core).
  */
 public final class NativeBridge {
     static {
@@ -38,6 +42,14 @@ public final class NativeBridge {
     public static native String checkHandout(byte[] handout);
 
     /**
+     * The restore rate the group leader observes, by the core's rule ({@code smoothscale::restore_rate::observe}).
+     *
+     * @param observation the observation message (docs/crossing-format.md)
+     * @return records per second, or −1 when the observation gives none
+     */
+    public static native long observeRestoreRate(byte[] observation);
+
+    /**
      * The state message of a {@code smoothscale generate} preset.
      *
      * @param preset the preset name, such as {@code 10000t_1000c}
@@ -47,7 +59,8 @@ public final class NativeBridge {
     public static native byte[] generatePreset(String preset, long seed);
 
     /**
-     * Times the core alone: {@code iterations} runs of a strategy on the decoded state, decoding untimed.
+     * Times the core alone: {@code iterations} runs of a strategy on the decoded state; decoding and one run
+     * through the invariant check come first, untimed, and fail as {@link #assign} would.
      *
      * @param strategy a registered strategy name
      * @param state the state message

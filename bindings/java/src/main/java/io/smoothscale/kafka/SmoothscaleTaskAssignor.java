@@ -33,9 +33,13 @@ import org.slf4j.LoggerFactory;
  * {@code rack.aware.assignment.*}) are read from the {@link ApplicationState} as Kafka passes them.
  *
  * <p>Warm-up replicas are returned as standby tasks, as Kafka's own assignor does. When the plan asks for a
- * follow-up (probing) rebalance, the first process in {@code ProcessId} order gets the deadline. Any failure —
- * a state the core rejects, a plan that fails smoothscale's invariant check, a panic in the core — is thrown as
- * Kafka's {@link TaskAssignmentException} with a one-line message; the JVM is never aborted.
+ * follow-up (probing) rebalance, the first process in {@code ProcessId} order gets the deadline. Any failure is
+ * thrown as Kafka's {@link TaskAssignmentException} (the {@code TaskAssignor} contract), with a one-line message,
+ * {@code smoothscale <strategy> could not assign: } and the core's message, whose positional paths
+ * ({@code clients[1]}) name the process or task they stand for; its cause is a {@link SmoothscaleInputException}
+ * when the input is at fault (a state the core rejects, an input the strategy cannot serve) and a
+ * {@link SmoothscaleInvariantException} for a bug (a plan that fails smoothscale's invariant check, a panic in the
+ * core), with the message the command line prints. The JVM is never aborted.
  */
 public final class SmoothscaleTaskAssignor implements TaskAssignor {
     private static final Logger LOG = LoggerFactory.getLogger(SmoothscaleTaskAssignor.class);

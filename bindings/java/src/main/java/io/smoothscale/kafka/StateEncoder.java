@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import org.apache.kafka.streams.processor.TaskId;
 import org.apache.kafka.streams.processor.assignment.ApplicationState;
@@ -41,7 +42,7 @@ final class StateEncoder {
     /**
      * Encodes {@code app}.
      *
-     * @throws SmoothscaleException for what the format cannot express (a named topology, a negative setting)
+     * @throws SmoothscaleInputException for what the format cannot express (a named topology, a negative setting)
      */
     static EncodedState encode(final ApplicationState app) {
         return encode(app, app.kafkaStreamsStates(true), OptionalLong.empty());
@@ -49,9 +50,10 @@ final class StateEncoder {
 
     /**
      * Encodes {@code app}, whose streams states with lags are {@code states}, with the restore rate the leader
-     * observed ({@link RestoreRateObserver}), records per second, if any.
+     * observed ({@link RestoreRateObserver}), records per second, if any. The bytes are those the Rust encoder
+     * ({@code bindings/jni/src/state.rs}) writes for the same state, held to {@code bindings/crossing/state.bin}.
      *
-     * @throws SmoothscaleException for what the format cannot express (a named topology, a negative setting)
+     * @throws SmoothscaleInputException for what the format cannot express (a named topology, a negative setting)
      */
     static EncodedState encode(final ApplicationState app, final Map<ProcessId, KafkaStreamsState> states,
                                final OptionalLong observedRestoreRate) {
@@ -77,7 +79,7 @@ final class StateEncoder {
         for (final Map.Entry<TaskId, TaskInfo> e : infos) {
             final TaskId id = e.getKey();
             if (id.topologyName() != null) {
-                throw new SmoothscaleException("task " + id + " belongs to named topology " + id.topologyName()
+                throw new SmoothscaleInputException("task " + id + " belongs to named topology " + id.topologyName()
                     + ": named topologies are not supported");
             }
             stateful[tasks.size()] = e.getValue().isStateful();
@@ -88,8 +90,8 @@ final class StateEncoder {
         Arrays.fill(previousOwner, -1);
         final int rackStrategy = RACK_STRATEGIES.indexOf(configs.rackAwareAssignmentStrategy());
         if (rackStrategy < 0) {
-            throw new SmoothscaleException("rack.aware.assignment.strategy must be one of " + RACK_STRATEGIES
-                + ", got " + configs.rackAwareAssignmentStrategy());
+            throw new SmoothscaleInputException("rack.aware.assignment.strategy must be one of "
+                + String.join(", ", RACK_STRATEGIES) + ", got \"" + configs.rackAwareAssignmentStrategy() + "\"");
         }
 
         final LittleEndianWriter body = new LittleEndianWriter(64 * tasks.size() + 128 * clients.size());
@@ -115,7 +117,8 @@ final class StateEncoder {
             body.i32(s.numProcessingThreads());
             body.i32(s.rackId().map(this::string).orElse(ABSENT));
             body.i32(s.hostInfo().map(h -> string(h.host() + ":" + h.port())).orElse(ABSENT));
-            final Map<String, String> tags = s.clientTags();
+            // By key, as the Rust encoder writes them: one state, one message.
+            final Map<String, String> tags = s.clientTags().size() < 2 ? s.clientTags() : new TreeMap<>(s.clientTags());
             body.i32(tags.size());
             for (final Map.Entry<String, String> tag : tags.entrySet()) {
                 body.i32(string(tag.getKey()));
@@ -255,14 +258,14 @@ final class StateEncoder {
 
     private static int nonNegative(final String key, final int v) {
         if (v < 0) {
-            throw new SmoothscaleException(key + " must be at least 0, got " + v);
+            throw new SmoothscaleInputException(key + " must be at least 0, got " + v);
         }
         return v;
     }
 
     private static long nonNegative(final String key, final long v) {
         if (v < 0) {
-            throw new SmoothscaleException(key + " must be at least 0, got " + v);
+            throw new SmoothscaleInputException(key + " must be at least 0, got " + v);
         }
         return v;
     }

@@ -217,6 +217,9 @@ class SmoothscaleTaskAssignorTest {
         final TaskAssignmentException e = assertThrows(TaskAssignmentException.class, () -> assignor("kip441").assign(app));
         assertEquals("smoothscale kip441 could not assign: clients[1] (process " + AppStates.pid(1)
             + ").capacity must be at least 1, got 0", e.getMessage());
+        // The cause is the typed exception, with the core's message as the command line prints it.
+        assertEquals(SmoothscaleInputException.class, e.getCause().getClass());
+        assertEquals("clients[1].capacity must be at least 1, got 0", e.getCause().getMessage());
     }
 
     @Test
@@ -245,14 +248,15 @@ class SmoothscaleTaskAssignorTest {
         };
         final TaskAssignmentException e = assertThrows(TaskAssignmentException.class, () -> assignor(null).assign(app));
         assertTrue(e.getMessage().contains("named topology orders"), e.getMessage());
+        assertEquals(SmoothscaleInputException.class, e.getCause().getClass());
     }
 
     @Test
     void aMalformedMessageIsAnExceptionNotACrash() {
-        final SmoothscaleException e = assertThrows(SmoothscaleException.class,
+        final SmoothscaleException e = assertThrows(SmoothscaleInputException.class,
             () -> NativeBridge.assign("kip441", new byte[] {1, 2, 3}));
         assertEquals("magic (byte 0) must have 4 bytes, got 3 (the message ends at byte 3)", e.getMessage());
-        assertThrows(SmoothscaleException.class, () -> NativeBridge.assign(null, new byte[0]));
-        assertThrows(SmoothscaleException.class, () -> NativeBridge.generatePreset("nope", 1));
+        assertThrows(SmoothscaleInputException.class, () -> NativeBridge.assign(null, new byte[0]));
+        assertThrows(SmoothscaleInputException.class, () -> NativeBridge.generatePreset("nope", 1));
     }
 }

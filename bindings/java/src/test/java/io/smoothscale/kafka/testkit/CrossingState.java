@@ -11,11 +11,11 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
- * Reads a state message of the JNI crossing format (docs/crossing-format.md; each client also carries
- * an {@code i32} host string index after its rack, as {@code bindings/jni/src/state.rs} reads it; the
- * magic is the bytes "SMS1") into
- * a neutral state. Used for {@code NativeBridge.generatePreset}'s states; the traffic and non-overlap
- * costs and the hosts are not part of a neutral state and are skipped.
+ * Reads a state message of the JNI crossing format (docs/crossing-format.md) into a neutral state, for what starts
+ * from a message: the benchmark's {@code NativeBridge.generatePreset} states ({@code AssignBench}) and the live
+ * states the adapter encoded ({@code KafkaAgreement}), both fed to Kafka's own assignors. The traffic and
+ * non-overlap costs, the hosts and the observed restore rate are not part of a neutral state and are skipped.
+ * {@code CrossingFixturesTest} holds it to {@code bindings/crossing/state.bin}, as the Rust decoder is held.
  */
 public final class CrossingState {
     /** The bytes "SMS1" read as a little-endian u32 (the Rust side's {@code u32::from_le_bytes(*b"SMS1")}). */
