@@ -28,6 +28,25 @@ pub struct Done {
 }
 
 impl Done {
+    /// The figure `key` of the run (a key of `smoothscale::sim::report::METRICS`),
+    /// which the paper expects to have a value.
+    ///
+    /// # Panics
+    ///
+    /// When `key` is not a metric or its value is null: a bug in the paper.
+    pub fn figure(&self, key: &str) -> Fixed {
+        self.figures[key].unwrap_or_else(|| panic!("the paper reads {key}, which is null here"))
+    }
+
+    /// The figure `key` of the run, null (`None`) when it never happened.
+    ///
+    /// # Panics
+    ///
+    /// When `key` is not a metric: a bug in the paper.
+    pub fn maybe(&self, key: &str) -> Option<Fixed> {
+        self.figures[key]
+    }
+
     /// Seconds after the last event until assignment and data converged: the
     /// later of a settled, balanced plan and every restore done; `None` when
     /// either never happened.

@@ -50,11 +50,11 @@ enum Command {
     /// summary.json has these and more (times to full availability, full
     /// redundancy and restores done, recovery against steady replication,
     /// the input backlog, the most replicas on one client), each defined in
-    /// simulations/README.md and docs/simulator.md#metrics.
+    /// docs/simulator.md#metrics.
     ///
     /// Scenario files are TOML; every key (its type, default, unit and
-    /// meaning) is listed in docs/simulator.md#scenario-files and
-    /// simulations/README.md#scenario-keys. Durations are milliseconds or
+    /// meaning) is listed in docs/simulator.md#scenario-files. Durations are
+    /// milliseconds or
     /// strings such as "45s", "10m", "1h30m". Without a [perturb] table a
     /// scenario depends on the seed only through its [churn]; [perturb]
     /// (state_records and write_rate as fractions, event_time as a duration)

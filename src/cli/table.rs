@@ -6,74 +6,27 @@ use std::fmt::Write as _;
 use smoothscale::model::one_line;
 use smoothscale::sim::overrides::label;
 use smoothscale::sim::report::PointSweep;
-use smoothscale::sim::report::{flat_metrics, Fixed};
+use smoothscale::sim::report::{flat_metrics, Column, Fixed, METRICS};
 use smoothscale::sim::{Outcome, RunResult};
 
 use smoothscale::sim::documents::{RunInfo, SweepInfo, VERSION};
 
-/// A headline column of the tables: the flat metric it shows, its name and its unit.
+/// A headline column of the tables: a metric of the record that has one.
 pub(crate) struct Headline {
-    /// Key in [`flat_metrics`].
+    /// Its key in [`METRICS`].
     pub key: &'static str,
-    /// Column title.
-    pub title: &'static str,
-    /// Unit, shown in parentheses under the title.
-    pub unit: &'static str,
+    /// Its title and unit.
+    pub column: Column,
 }
 
-/// The metrics the tables show, in column order.
-pub(crate) const HEADLINES: &[Headline] = &[
-    Headline {
-        key: "unavailable_task_s.total",
-        title: "unavailable",
-        unit: "task-s",
-    },
-    Headline {
-        key: "max_outage_s",
-        title: "max outage",
-        unit: "s",
-    },
-    Headline {
-        key: "restored_records.total",
-        title: "restored",
-        unit: "records",
-    },
-    Headline {
-        key: "active_moves",
-        title: "active moves",
-        unit: "tasks",
-    },
-    Headline {
-        key: "standby_moves",
-        title: "standby moves",
-        unit: "replicas",
-    },
-    Headline {
-        key: "rebalances.total",
-        title: "rebalances",
-        unit: "count",
-    },
-    Headline {
-        key: "time_to_converge_s",
-        title: "converge",
-        unit: "s",
-    },
-    Headline {
-        key: "imbalance.time_weighted",
-        title: "imbalance",
-        unit: "tasks/thread",
-    },
-    Headline {
-        key: "standby_coverage",
-        title: "standby cover",
-        unit: "share",
-    },
-    Headline {
-        key: "cross_rack_records",
-        title: "cross-rack",
-        unit: "records",
-    },
-];
+/// The metrics the tables show, in column order: those of the metric record
+/// with a column.
+pub(crate) fn headlines() -> Vec<Headline> {
+    METRICS
+        .iter()
+        .filter_map(|m| m.column.map(|column| Headline { key: m.key, column }))
+        .collect()
+}
 
 /// A table cell for an optional value: `-` for null.
 fn cell(value: Option<Fixed>) -> String {
@@ -119,13 +72,14 @@ fn layout(rows: &[Vec<String>], left: usize) -> String {
 /// order), the headline metrics with their units under the titles, the
 /// outcome last; a line per infeasible run with the strategy's message.
 pub(crate) fn comparison_table(info: &RunInfo, results: &[RunResult]) -> String {
+    let headlines = headlines();
     let mut rows = vec![
         std::iter::once("strategy".to_string())
-            .chain(HEADLINES.iter().map(|h| h.title.to_string()))
+            .chain(headlines.iter().map(|h| h.column.title.to_string()))
             .chain(std::iter::once("outcome".to_string()))
             .collect::<Vec<_>>(),
         std::iter::once(String::new())
-            .chain(HEADLINES.iter().map(|h| format!("({})", h.unit)))
+            .chain(headlines.iter().map(|h| format!("({})", h.column.unit)))
             .chain(std::iter::once(String::new()))
             .collect(),
     ];
@@ -133,7 +87,7 @@ pub(crate) fn comparison_table(info: &RunInfo, results: &[RunResult]) -> String 
         let flat = flat_metrics(result, info.standbys_asked);
         let mut row = vec![result.strategy.clone()];
         let stopped = matches!(result.outcome, Outcome::Infeasible { .. });
-        for h in HEADLINES {
+        for h in &headlines {
             let value = flat.iter().find(|(k, _)| k == h.key).and_then(|(_, v)| *v);
             // A stopped run's figures cover only the time before it stopped:
             // they are in summary.json, not beside completed runs' figures.
@@ -180,18 +134,19 @@ pub(crate) fn sweep_table(info: &SweepInfo, points: &[PointSweep]) -> String {
         .chain(titles)
         .map(String::from)
         .collect::<Vec<_>>()];
+    let headlines = headlines();
     for point in points {
         let values: Vec<String> = point.settings.iter().map(|s| label(&s.value)).collect();
         for s in &point.strategies {
-            for h in HEADLINES {
+            for h in &headlines {
                 let Some((_, st)) = s.metrics.iter().find(|(k, _)| k == h.key) else {
                     continue;
                 };
                 let mut row = values.clone();
                 row.extend([
                     s.strategy.clone(),
-                    h.title.to_string(),
-                    h.unit.to_string(),
+                    h.column.title.to_string(),
+                    h.column.unit.to_string(),
                     st.n.to_string(),
                     cell(st.mean),
                     cell(st.std),
@@ -303,7 +258,7 @@ mod tests {
         assert!(lines[1].starts_with("strategy  metric"), "{table}");
         assert!(lines[2].starts_with("kip441    unavailable"), "{table}");
         assert!(lines[1].contains("mean    std  ±ci95"), "{table}");
-        assert_eq!(lines.len(), 2 + 2 * HEADLINES.len() + 2, "{table}");
+        assert_eq!(lines.len(), 2 + 2 * headlines().len() + 2, "{table}");
         assert_eq!(
             lines[lines.len() - 2],
             "heron-rr: 1 of 3 runs stopped as infeasible (seeds 1); statistics cover the others"
@@ -315,10 +270,22 @@ mod tests {
     }
 
     #[test]
-    fn every_headline_is_a_flat_metric() {
-        let flat = flat_metrics(&completed(), true);
-        for h in HEADLINES {
-            assert!(flat.iter().any(|(k, _)| k == h.key), "{}", h.key);
-        }
+    fn the_tables_show_the_ten_headline_metrics() {
+        let keys: Vec<&str> = headlines().iter().map(|h| h.key).collect();
+        assert_eq!(
+            keys,
+            [
+                "unavailable_task_s.total",
+                "max_outage_s",
+                "restored_records.total",
+                "active_moves",
+                "standby_moves",
+                "rebalances.total",
+                "time_to_converge_s",
+                "imbalance.time_weighted",
+                "standby_coverage",
+                "cross_rack_records"
+            ]
+        );
     }
 }

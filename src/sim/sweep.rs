@@ -29,7 +29,7 @@
 //! deviation, divisor `n − 1`) and `ci95_half_width` (Student's t: the 95%
 //! confidence interval of the mean is `mean ± ci95_half_width`) have the
 //! mean's decimals and are none for `n < 2`; how they are computed exactly
-//! is [`dispersion`]'s.
+//! is [`dispersion`](super::report::dispersion)'s.
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 

@@ -51,7 +51,7 @@ pub fn section(root: &Path, paper: &mut Paper) -> Result<(), String> {
         let mut points = Vec::new();
         for (i, r) in RATIOS_MILLI.iter().enumerate() {
             let d = &done[i * STRATEGIES.len() + k];
-            let f = &d.figures;
+            let f = d;
             let ratio = *r as f64 / 1000.0;
             let converged = d.converged();
             if let Some(c) = converged {
@@ -62,19 +62,19 @@ pub fn section(root: &Path, paper: &mut Paper) -> Result<(), String> {
             csv.push_str(&format!(
                 "{ratio:.3},{name},{},{},{},{},{}\n",
                 fmt::cell(converged),
-                fmt::cell(f.time_to_converge_s),
-                fmt::cell(f.time_to_restores_done_s),
-                f.rebalances.probing,
-                f.unavailable_task_s.total
+                fmt::cell(f.maybe("time_to_converge_s")),
+                fmt::cell(f.maybe("time_to_restores_done_s")),
+                f.figure("rebalances.probing"),
+                f.figure("unavailable_task_s.total")
             ));
             rows.push(vec![
                 format!("{ratio:.2}"),
                 (*name).to_string(),
                 opt(converged),
-                opt(f.time_to_converge_s),
-                opt(f.time_to_restores_done_s),
-                fmt::fixed(f.rebalances.probing),
-                fmt::fixed(f.unavailable_task_s.total),
+                opt(f.maybe("time_to_converge_s")),
+                opt(f.maybe("time_to_restores_done_s")),
+                fmt::fixed(f.figure("rebalances.probing")),
+                fmt::fixed(f.figure("unavailable_task_s.total")),
             ]);
         }
         if first_never.len() == k {

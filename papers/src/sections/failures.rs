@@ -33,15 +33,15 @@ pub fn section(root: &Path, headline: &Headline, paper: &mut Paper) -> Result<()
             let d = headline
                 .run(scenario, name)
                 .ok_or_else(|| format!("{scenario} with {name} missing"))?;
-            let f = &d.figures;
+            let f = d;
             rows.push(vec![
                 scenario.to_string(),
                 name.to_string(),
-                fixed(f.tasks_lost_every_copy),
-                fixed(f.restored_records.first),
-                fixed(f.max_outage_s),
-                opt(f.time_to_full_redundancy_s),
-                fixed(f.max_replicas_per_client),
+                fixed(f.figure("tasks_lost_every_copy")),
+                fixed(f.figure("restored_records.active")),
+                fixed(f.figure("max_outage_s")),
+                opt(f.maybe("time_to_full_redundancy_s")),
+                fixed(f.figure("max_replicas_per_client")),
             ]);
         }
     }
@@ -81,17 +81,17 @@ fn rack_without_disks(root: &Path, headline: &Headline, paper: &mut Paper) -> Re
         let kept = headline
             .run("rack-outage", name)
             .ok_or_else(|| format!("rack-outage with {name} missing"))?;
-        let (k, l) = (&kept.figures, &d.figures);
+        let (k, l) = (kept, d);
         rows.push(vec![
             name.clone(),
-            fixed(k.unavailable_task_s.total),
-            fixed(l.unavailable_task_s.total),
-            fixed(k.tasks_lost_every_copy),
-            fixed(l.tasks_lost_every_copy),
-            fixed(k.restored_records.total),
-            fixed(l.restored_records.total),
-            opt(k.time_to_full_redundancy_s),
-            opt(l.time_to_full_redundancy_s),
+            fixed(k.figure("unavailable_task_s.total")),
+            fixed(l.figure("unavailable_task_s.total")),
+            fixed(k.figure("tasks_lost_every_copy")),
+            fixed(l.figure("tasks_lost_every_copy")),
+            fixed(k.figure("restored_records.total")),
+            fixed(l.figure("restored_records.total")),
+            opt(k.maybe("time_to_full_redundancy_s")),
+            opt(l.maybe("time_to_full_redundancy_s")),
         ]);
     }
     paper.set(

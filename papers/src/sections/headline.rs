@@ -50,7 +50,7 @@ pub fn section(root: &Path, paper: &mut Paper) -> Result<Headline, String> {
     let mut best = Vec::new();
     for (s, runs) in &per_scenario {
         for d in runs {
-            let f = &d.figures;
+            let f = d;
             let outcome = match &d.result.outcome {
                 Outcome::Completed => "completed".to_string(),
                 Outcome::Infeasible { at_ms, .. } => {
@@ -69,39 +69,43 @@ pub fn section(root: &Path, paper: &mut Paper) -> Result<Headline, String> {
                 ));
                 continue;
             }
-            let r = &f.rebalances;
             rows.push(vec![
                 s.name.clone(),
                 d.result.strategy.clone(),
-                fixed(f.unavailable_task_s.first),
-                fixed(f.unavailable_task_s.second),
-                fixed(f.max_outage_s),
-                opt(f.task_downtime.p99),
-                fixed(f.recovery_records),
-                fixed(f.steady_replication_records),
-                format!("{} / {} / {}", r.membership, r.probing, r.caught_up),
-                opt(f.time_to_full_availability_s),
-                opt(f.time_to_full_redundancy_s),
-                opt(f.time_to_converge_s),
+                fixed(f.figure("unavailable_task_s.stateful")),
+                fixed(f.figure("unavailable_task_s.stateless")),
+                fixed(f.figure("max_outage_s")),
+                opt(f.maybe("task_downtime_s.p99")),
+                fixed(f.figure("restored_records.recovery")),
+                fixed(f.figure("restored_records.steady_replication")),
+                format!(
+                    "{} / {} / {}",
+                    f.figure("rebalances.membership"),
+                    f.figure("rebalances.probing"),
+                    f.figure("rebalances.caught_up")
+                ),
+                opt(f.maybe("time_to_full_availability_s")),
+                opt(f.maybe("time_to_full_redundancy_s")),
+                opt(f.maybe("time_to_converge_s")),
             ]);
             csv.push_str(&format!(
                 "{},{},{outcome},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
                 s.name,
                 d.result.strategy,
-                f.unavailable_task_s.first,
-                f.unavailable_task_s.second,
-                f.max_outage_s,
-                fmt::cell(f.task_downtime.p99),
-                f.recovery_records,
-                f.steady_replication_records,
-                r.membership,
-                r.probing,
-                r.caught_up,
-                fmt::cell(f.time_to_full_availability_s),
-                fmt::cell(f.time_to_full_redundancy_s),
-                fmt::cell(f.time_to_converge_s),
-                f.max_replicas_per_client,
-                f.tasks_lost_every_copy,
+                f.figure("unavailable_task_s.stateful"),
+                f.figure("unavailable_task_s.stateless"),
+                f.figure("max_outage_s"),
+                fmt::cell(f.maybe("task_downtime_s.p99")),
+                f.figure("restored_records.recovery"),
+                f.figure("restored_records.steady_replication"),
+                f.figure("rebalances.membership"),
+                f.figure("rebalances.probing"),
+                f.figure("rebalances.caught_up"),
+                fmt::cell(f.maybe("time_to_full_availability_s")),
+                fmt::cell(f.maybe("time_to_full_redundancy_s")),
+                fmt::cell(f.maybe("time_to_converge_s")),
+                f.figure("max_replicas_per_client"),
+                f.figure("tasks_lost_every_copy"),
             ));
         }
         let completed: Vec<&Done> = runs
@@ -110,14 +114,14 @@ pub fn section(root: &Path, paper: &mut Paper) -> Result<Headline, String> {
             .collect();
         let least = completed
             .iter()
-            .map(|d| d.figures.unavailable_task_s.total)
+            .map(|d| d.figure("unavailable_task_s.total"))
             .min_by_key(|u| u.scaled);
         let text = match least {
             None => "none completed".to_string(),
             Some(u) => {
                 let tied: Vec<&str> = completed
                     .iter()
-                    .filter(|d| d.figures.unavailable_task_s.total == u)
+                    .filter(|d| d.figure("unavailable_task_s.total") == u)
                     .map(|d| d.result.strategy.as_str())
                     .collect();
                 format!("{} ({} task-s)", tied.join(", "), fixed(u))

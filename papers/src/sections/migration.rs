@@ -180,7 +180,7 @@ pub fn section(root: &Path, paper: &mut Paper) -> Result<(), String> {
                 predicted.push((f64::from(w), law_s / 3600.0));
                 seen.law.insert((label, *interval, w), law_s);
                 for (name, d) in STRATEGIES.iter().zip(runs_here) {
-                    let f = &d.figures;
+                    let f = d;
                     let converge = d.converged();
                     seen.converged
                         .insert((label, *name, *interval, w), converge.map(|c| c.to_f64()));
@@ -194,7 +194,7 @@ pub fn section(root: &Path, paper: &mut Paper) -> Result<(), String> {
                     }
                     csv.push_str(&format!(
                         "{rate},{interval},{w},{name},{},{},{law_s:.0},{bound:.0}\n",
-                        f.rebalances.probing,
+                        f.figure("rebalances.probing"),
                         fmt::cell(converge)
                     ));
                     rows.push(vec![
@@ -202,7 +202,7 @@ pub fn section(root: &Path, paper: &mut Paper) -> Result<(), String> {
                         format!("{interval} min"),
                         w.to_string(),
                         (*name).to_string(),
-                        fixed(f.rebalances.probing),
+                        fixed(f.figure("rebalances.probing")),
                         opt(converge),
                         fmt::num(law_s, 0),
                     ]);

@@ -60,8 +60,8 @@ fn sweep(root: &Path) -> Result<String, String> {
             job.seed,
             d.result.strategy,
             d.result.outcome == smoothscale::sim::Outcome::Completed,
-            d.figures.unavailable_task_s.total,
-            fmt::cell(d.figures.time_to_converge_s)
+            d.figure("unavailable_task_s.total"),
+            fmt::cell(d.maybe("time_to_converge_s"))
         ));
     }
     Ok(csv)

@@ -80,3 +80,20 @@ impl fmt::Display for Fixed {
         )
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fixed_prints_exact_decimals() {
+        assert_eq!(Fixed::seconds(Millis::ZERO).to_string(), "0.000");
+        assert_eq!(Fixed::seconds(Millis::new(12_345)).to_string(), "12.345");
+        assert_eq!(Fixed::seconds(Millis::new(7)).to_string(), "0.007");
+        assert_eq!(Fixed::int(42).to_string(), "42");
+        assert_eq!(Fixed::ratio(2, 3, 4).unwrap().to_string(), "0.6667");
+        assert_eq!(Fixed::ratio(1, 8, 2).unwrap().to_string(), "0.13");
+        assert_eq!(Fixed::ratio(5, 1, 3).unwrap().to_string(), "5.000");
+        assert_eq!(Fixed::ratio(1, 0, 3), None);
+    }
+}

@@ -20,7 +20,7 @@ pub struct RunFigures {
     pub strategy: String,
     /// Whether the run completed (else it stopped as infeasible).
     pub completed: bool,
-    /// [`report::flat_metrics`] of the run.
+    /// [`flat_metrics`] of the run.
     pub metrics: Vec<(String, Option<Fixed>)>,
 }
 
@@ -107,7 +107,7 @@ pub struct StrategySweep {
     pub runs: usize,
     /// Seeds whose run stopped as infeasible, ascending.
     pub infeasible_seeds: Vec<u64>,
-    /// Statistics per flat metric, in [`report::flat_metrics`] order, over
+    /// Statistics per flat metric, in [`flat_metrics`] order, over
     /// the completed runs.
     pub metrics: Vec<(String, Stats)>,
 }

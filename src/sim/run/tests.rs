@@ -699,8 +699,8 @@ fn an_outage_leaves_a_backlog_to_drain() {
     assert_eq!(m.backlog_twice_milli_ms, 2 * 151_875 * 1_000_000);
     let r = run(&s, assignor::by_name("sticky").unwrap(), 1).unwrap();
     let f = report::Figures::of(&r, false);
-    assert_eq!(f.backlog_mean_records.unwrap().to_string(), "42");
-    assert_eq!(f.time_to_drain_s.unwrap().to_string(), "67.500");
+    assert_eq!(f["backlog.mean_records"].unwrap().to_string(), "42");
+    assert_eq!(f["time_to_drain_s"].unwrap().to_string(), "67.500");
 
     let mut s = scenario(1, vec![stateless(2, 200)], vec![]);
     s.cluster.process_rate = Some(300);

@@ -1,10 +1,11 @@
 //! The documents a scenario file is read into: its shape, key for key.
 //!
-//! The doc comment of every field below is that key's reference: what it
-//! means, then a line `Type: … · Default: …`. docs/simulator.md shows them
-//! as tables, generated from this file by the test `scenario::keys` (which
-//! fails when the two differ; `SMOOTHSCALE_BLESS=1 cargo test --lib
-//! scenario_keys` rewrites the tables).
+//! The doc comment of every field below is that key's reference, the one
+//! place it is written: what it means, then a line `Type: … · Default: …`
+//! (for the event kinds of [`Kind`], a line `Keys: …`). docs/simulator.md
+//! shows them as tables generated from this file (`keys.rs`; its test fails
+//! when the two differ, and `SMOOTHSCALE_BLESS=1 cargo test --lib` rewrites
+//! the tables).
 
 use std::collections::BTreeMap;
 
@@ -35,91 +36,317 @@ pub const DEFAULT_STATE_CLEANUP_DELAY_MS: u64 = 600_000;
 /// Default `churn.lose_state_probability`.
 pub const DEFAULT_LOSE_STATE_PROBABILITY: f64 = 0.5;
 
+/// Top level:
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(super) struct ScenarioDoc {
+    /// Short name; letters, digits, `-`, `_`, `.` only (it names output files).
+    ///
+    /// Type: string · Default: required
     name: String,
+    /// One line: the question the scenario answers.
+    ///
+    /// Type: string · Default: `""`
     description: Option<String>,
+    /// The seed when the command line gives none; draws the churn and the
+    /// perturbation.
+    ///
+    /// Type: integer · Default: required
     seed: U64,
+    /// Simulated time to run, ≥ 1 ms.
+    ///
+    /// Type: duration · Default: required
     duration: Duration<1>,
+    /// The longest stretch the simulator advances at once, ≥ 1 ms; restores,
+    /// catch-ups and the rebalances they trigger happen at their computed
+    /// instants whatever it is, so it changes no figure beyond rounding.
+    ///
+    /// Type: duration · Default: `"1s"`
     step: Option<Duration<1>>,
+    /// Time between two samples of the time series; a multiple of `step`.
+    ///
+    /// Type: duration · Default: `"1m"`
     sample_every: Option<Duration<1>>,
+    /// The strategies to run, registered names, in this order.
+    ///
+    /// Type: names · Default: every registered strategy
     strategies: Option<Vec<String>>,
+    /// The clients, below.
+    ///
+    /// Type: table · Default: required
     cluster: ClusterDoc,
+    /// The topology, below; subtopology `i` is the `i`-th entry.
+    ///
+    /// Type: array of tables · Default: required (≥ 1)
     subtopologies: Vec<SubtopologyDoc>,
+    /// The assignment settings every strategy gets, below.
+    ///
+    /// Type: table · Default: Kafka's defaults
     config: Option<ConfigDoc>,
+    /// Scripted events, below; replayed in time order, equal times in file
+    /// order.
+    ///
+    /// Type: array of tables · Default: none
     events: Option<Vec<EventDoc>>,
+    /// Random churn drawn from the seed, below.
+    ///
+    /// Type: table · Default: no churn
     churn: Option<ChurnDoc>,
+    /// Seeded variation of a scripted scenario, below.
+    ///
+    /// Type: table · Default: no perturbation
     perturb: Option<PerturbDoc>,
 }
 
+/// `[cluster]`:
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct ClusterDoc {
+    /// Clients `c0 … c{n−1}` at time 0, ≥ 1.
+    ///
+    /// Type: integer · Default: required
     clients: Count,
+    /// Threads per client (its capacity), ≥ 1.
+    ///
+    /// Type: integer · Default: `1`
     threads: Option<Count>,
+    /// Racks dealt round robin to clients in order of creation: `cK` is in
+    /// `racks[K mod len]`.
+    ///
+    /// Type: names · Default: `[]`
     racks: Option<Vec<String>>,
+    /// Records per second one client restores, shared by its restoring
+    /// replicas; 1 to 10⁹.
+    ///
+    /// Type: integer · Default: required
     restore_rate: Int<1, { u64::MAX }>,
+    /// How long the group takes to notice a crash (Kafka's
+    /// `session.timeout.ms`).
+    ///
+    /// Type: duration · Default: `"45s"`
     session_timeout: Option<Duration>,
+    /// How long a task that changes owner (eager: every task) pauses in a
+    /// rebalance.
+    ///
+    /// Type: duration · Default: `"5s"`
     rebalance_pause: Option<Duration>,
+    /// How long a store no longer held stays on a running client's disk
+    /// (Kafka's `state.cleanup.delay.ms`).
+    ///
+    /// Type: duration · Default: `"10m"`
     state_cleanup_delay: Option<Duration>,
+    /// `"cooperative"` (KIP-429) or `"eager"`.
+    ///
+    /// Type: string · Default: `"cooperative"`
     protocol: Option<Choice<Protocol>>,
+    /// How long a leaving client waits for learners to take its tasks over
+    /// (`kip441-learner` only).
+    ///
+    /// Type: duration · Default: none: as long as it takes
     scale_down_timeout: Option<Duration>,
+    /// Records per second the whole cluster can restore at once (what the
+    /// brokers serve to restoring consumers), shared max-min fairly among
+    /// the clients that restore: a client that only follows its actives gets
+    /// what that needs, the others split the rest; 1 to 10⁹.
+    ///
+    /// Type: integer · Default: none: no cluster-wide limit
     restore_bandwidth: Option<Int<1, { u64::MAX }>>,
+    /// Records per second one thread processes of its running actives' input
+    /// (the processing model): shared like restore bandwidth, an active with
+    /// no backlog takes its input rate and the others split the rest;
+    /// without it a running active never falls behind; 1 to 10⁹.
+    ///
+    /// Type: integer · Default: none: no limit
     process_rate: Option<Int<1, { u64::MAX }>>,
+    /// Client tags (KIP-708's `client.tag.*`), e.g. `{ zone = ["z1", "z2"] }`:
+    /// for each key, its values dealt round robin like `racks` (`cK` has
+    /// `values[K mod len]`; a value may repeat, so `["z1", "z1", "z2", "z2"]`
+    /// puts clients in pairs); at most 5 keys of 1 to 20 characters, values
+    /// of 1 to 30 characters. Read by the tag-aware standby assignors when
+    /// `config.rack_aware_assignment_tags` names the key.
+    ///
+    /// Type: table of names · Default: `{}`
     tags: Option<BTreeMap<String, Vec<String>>>,
+    /// Replicas of every input and changelog partition, on this many
+    /// consecutive racks: the task of index `n` (in task-id order) has
+    /// replicas in `racks[n mod len]` (its leader), `racks[(n+1) mod len]`,
+    /// …; at most the number of racks. KIP-925's rack-aware assignment reads
+    /// every replica's rack.
+    ///
+    /// Type: integer · Default: `1`
     replication_factor: Option<Count>,
+    /// CPU cores each client offers, > 0 and ≤ 10⁶; read by the `heron-*`
+    /// strategies (not stated: Heron's container default, 10 cores).
+    ///
+    /// Type: number · Default: not stated
     cpu: Option<Number>,
+    /// MiB of RAM each client offers, 1 to 2³⁰; read by the `heron-*`
+    /// strategies (not stated: 10,240).
+    ///
+    /// Type: integer · Default: not stated
     ram_mb: Option<RamMb>,
+    /// MiB of disk each client offers, 1 to 2³⁰; read by `heron-ffd` and
+    /// `heron-rcrr` (not stated: Heron's container default, 10,240, so 9
+    /// tasks of the default 1,024 after padding).
+    ///
+    /// Type: integer · Default: not stated
     disk_mb: Option<RamMb>,
 }
 
+/// `[[subtopologies]]`:
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct SubtopologyDoc {
+    /// Its tasks `i_0 … i_{partitions−1}`, ≥ 1; the sum over subtopologies
+    /// at most 100,000.
+    ///
+    /// Type: integer · Default: required
     partitions: Count,
+    /// Whether its tasks have changelog-backed state.
+    ///
+    /// Type: boolean · Default: `false`
     stateful: Option<bool>,
+    /// Records in each task's changelog at time 0, at most 10¹²; stateful
+    /// only.
+    ///
+    /// Type: integer · Default: `0`
     state_records: Option<U64>,
+    /// Records per second each task appends to its changelog while its
+    /// active runs, at most 10⁶; stateful only.
+    ///
+    /// Type: integer · Default: `0`
     write_rate: Option<U64>,
+    /// Records per second arriving at each task's input topic, whether its
+    /// active runs or not: a task down, paused or restoring falls behind by
+    /// it, a running one catches up with what its client's threads have to
+    /// spare (`cluster.process_rate`); 0 to 10⁶.
+    ///
+    /// Type: integer · Default: `0`
     input_rate: Option<U64>,
+    /// CPU cores each task needs, > 0 and ≤ 10⁶; read by the `heron-*`
+    /// strategies (not stated: Heron's instance default, 1 core).
+    ///
+    /// Type: number · Default: not stated
     cpu: Option<Number>,
+    /// MiB of RAM each task needs, 1 to 2³⁰; read by the `heron-*`
+    /// strategies (not stated: 1,024).
+    ///
+    /// Type: integer · Default: not stated
     ram_mb: Option<RamMb>,
+    /// MiB of disk each task needs, 1 to 2³⁰; read by `heron-ffd` and
+    /// `heron-rcrr` (not stated: 1,024).
+    ///
+    /// Type: integer · Default: not stated
     disk_mb: Option<RamMb>,
 }
 
-/// `[perturb]`: fractions and a duration.
+/// `[perturb]` (seeded variation, so that a sweep over the seeds of a
+/// scripted scenario gives a distribution; each draw comes from its own
+/// stream of the run's seed, apart from the churn's, and is made before any
+/// strategy runs, so every strategy meets the same values):
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct PerturbDoc {
+    /// Each stateful task starts with `state_records × (1 + u)` records, `u`
+    /// uniform in `[−x, +x]`, rounded.
+    ///
+    /// Type: fraction · Default: `0`
     state_records: Option<Number>,
+    /// Each stateful task's write rate, its subtopology's and every
+    /// `write_spike`'s, is multiplied by its own `1 + u`, `u` uniform in
+    /// `[−x, +x]`, rounded to records/s.
+    ///
+    /// Type: fraction · Default: `0`
     write_rate: Option<Number>,
+    /// Each scripted event moves by a whole number of milliseconds uniform
+    /// in `[−d, +d]`, clamped to `[0, duration]` and never before an event
+    /// scripted before it.
+    ///
+    /// Type: duration · Default: `0`
     event_time: Option<Duration>,
 }
 
-/// `[config]`, Kafka's names, durations in the scenario's form.
+/// `[config]` (Kafka's names and defaults, as in the wire format's
+/// `config`):
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct ConfigDoc {
+    /// Standbys per stateful task.
+    ///
+    /// Type: integer · Default: `0`
     num_standby_replicas: Option<U32>,
+    /// Records a copy may be behind and still count as caught up.
+    ///
+    /// Type: integer · Default: `10000`
     acceptable_recovery_lag: Option<U64>,
+    /// Warm-ups in flight at once, ≥ 1.
+    ///
+    /// Type: integer · Default: `2`
     max_warmup_replicas: Option<Count>,
+    /// Time to the follow-up rebalance while warm-ups run, ≥ `"1m"`.
+    ///
+    /// Type: duration · Default: `"10m"`
     probing_rebalance_interval: Option<Duration<{ MIN_PROBING_REBALANCE_INTERVAL_MS }>>,
+    /// Client tag keys standbys are spread over (KIP-708), at most 5 of 1 to
+    /// 20 characters.
+    ///
+    /// Type: names · Default: `[]`
     rack_aware_assignment_tags: Option<Vec<String>>,
+    /// KIP-925: `"none"`, `"min_traffic"` or `"balance_subtopology"`.
+    ///
+    /// Type: string · Default: `"none"`
     rack_aware_strategy: Option<Choice<RackAwareStrategy>>,
+    /// KIP-925 cost of a partition read across racks, 0 to 2³² − 1.
+    ///
+    /// Type: integer · Default: the strategy's
     rack_aware_traffic_cost: Option<U32>,
+    /// KIP-925 cost of moving a task, 0 to 2³² − 1.
+    ///
+    /// Type: integer · Default: the strategy's
     rack_aware_non_overlap_cost: Option<U32>,
+    /// Samza's `cluster-manager.fault-domain-aware.standby.enabled`, read by
+    /// `samza` only: no two containers of one family on one rack.
+    ///
+    /// Type: boolean · Default: `false`
     samza_fault_domain_aware_standby: Option<bool>,
 }
 
-/// The kinds of scripted events.
+/// The kinds of scripted events: what each does, then a line `Keys: …`
+/// with the keys an event of the kind may have besides `at` and `kind`
+/// (the default in parentheses).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Kind {
+pub(super) enum Kind {
+    /// `count` new clients join, the next numbers.
+    ///
+    /// Keys: `count` (`1`)
     ScaleOut,
+    /// The `count` highest-numbered live clients leave gracefully; fewer
+    /// than the live clients.
+    ///
+    /// Keys: `count` (`1`)
     ScaleIn,
+    /// A live client crashes, with `lose_state` losing its stores.
+    ///
+    /// Keys: `client` (required), `lose_state` (`false`)
     Crash,
+    /// A crashed client comes back.
+    ///
+    /// Keys: `client` (required)
     Restart,
+    /// Every live client in turn, `interval` apart, leaves and rejoins
+    /// `downtime` later.
+    ///
+    /// Keys: `interval` (required, ≥ 1 ms), `downtime` (required)
     RollingBounce,
+    /// Every live client of `rack` crashes; with `duration` (≥ 1 ms) they
+    /// restart that much later.
+    ///
+    /// Keys: `rack` (required), `lose_state` (`false`), `duration` (none: no restart)
     RackOutage,
+    /// The write rate (records/s per task) of a stateful subtopology, or one
+    /// partition, changes.
+    ///
+    /// Keys: `subtopology` (required), `partition` (all), `write_rate` (required)
     WriteSpike,
 }
 
@@ -144,7 +371,7 @@ impl Kind {
     }
 
     /// The keys an event of this kind may have.
-    fn keys(self) -> &'static [&'static str] {
+    pub(super) fn keys(self) -> &'static [&'static str] {
         match self {
             Kind::ScaleOut | Kind::ScaleIn => &["at", "kind", "count"],
             Kind::Crash => &["at", "kind", "client", "lose_state"],
@@ -156,8 +383,13 @@ impl Kind {
     }
 }
 
-/// One `[[events]]` table: the keys of every kind; those of another kind
-/// than `kind` are refused when it becomes an [`Event`].
+/// `[[events]]`: every event has `at` (duration, required, at most
+/// `duration`) and `kind` (required); its other keys depend on the kind, and
+/// a key of another kind is an error:
+///
+/// (The fields below are the keys of every kind; those of another kind than
+/// `kind` are refused when the table becomes an [`Event`]. The table of
+/// kinds is generated from [`Kind`].)
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct EventDoc {
@@ -175,13 +407,31 @@ struct EventDoc {
     write_rate: Option<U64>,
 }
 
+/// `[churn]`:
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct ChurnDoc {
+    /// Mean churn events per hour, > 0: the run draws
+    /// `round(events_per_hour × (until − from) / 1 h)`.
+    ///
+    /// Type: number · Default: required
     events_per_hour: Number,
+    /// Drawn uniformly from `"crash"`, `"restart"`, `"scale_out"`,
+    /// `"scale_in"`; no repeats.
+    ///
+    /// Type: array of strings · Default: all four
     kinds: Option<Vec<Choice<ChurnKind>>>,
+    /// Churn starts here; before `until`.
+    ///
+    /// Type: duration · Default: `0`
     from: Option<Duration>,
+    /// No churn after this; at most `duration`.
+    ///
+    /// Type: duration · Default: `duration`
     until: Option<Duration>,
+    /// Chance that a drawn crash loses its client's stores.
+    ///
+    /// Type: fraction · Default: `0.5`
     lose_state_probability: Option<Number>,
 }
 

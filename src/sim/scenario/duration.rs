@@ -7,7 +7,7 @@
 //! order (`"30m1h"`). A value that does not fit in `u64` milliseconds is an
 //! error, never a wrapped or saturated number.
 //!
-//! [`Duration`] is the type scenario keys are read into: its deserialiser
+//! `Duration` is the type scenario keys are read into: its deserialiser
 //! takes either form and reports a bad value with the value itself. How long
 //! a duration may be at most is a limit of the scenario, checked by
 //! [`Scenario::check`](super::Scenario::check).

@@ -20,6 +20,8 @@ mod check;
 mod document;
 pub mod duration;
 pub(crate) mod file;
+#[cfg(test)]
+mod keys;
 pub mod limits;
 mod membership;
 pub mod overrides;

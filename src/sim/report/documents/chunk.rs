@@ -2,7 +2,7 @@
 //! processes or machines (the Python package's Dask sweep) and put back
 //! together into exactly what one process computes.
 //!
-//! A worker runs some seeds ([`super::super::sweep::run_points`]) and
+//! A worker runs some seeds ([`crate::sim::sweep::run_points`]) and
 //! answers [`chunk_json`]; the caller reads every answer back with
 //! [`read_chunk`] and aggregates. Every figure travels as its decimal text
 //! (`"12.350"`), so nothing is rounded on the way:

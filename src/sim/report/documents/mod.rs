@@ -7,7 +7,7 @@
 //!
 //! `summary.json`, `sweep.json` and `timeseries.csv` are written from typed
 //! documents (the structs of the submodules, serialised with serde), filled from the
-//! library's data ([`Figures`](super::report::Figures), [`StrategySweep`](super::sweep::StrategySweep), the runs' samples): the
+//! library's data ([`Figures`](super::Figures), [`StrategySweep`](super::StrategySweep), the runs' samples): the
 //! library's types carry no serialisation. docs/simulator.md describes the
 //! files; every number is printed with a fixed count of decimals
 //! ([`Fixed`]), every list in a fixed order, so the same runs give the same
@@ -27,35 +27,17 @@
 //!       "outcome": "completed",         // or {"infeasible_at_s": 12.500, "message": "…"}
 //!       "unavailable_task_s": {"stateful": 1.000, "stateless": 0.000, "total": 1.000},
 //!       "max_outage_s": 1.000,
-//!       "task_downtime_s": {"p50": 0.000, "p99": 1.000, "max": 1.000},  // each task's total, over tasks
-//!       "tasks_affected": 1,
-//!       "restored_records": {"active": 0, "replica": 0, "total": 0,
-//!                            "recovery": 0, "steady_replication": 0},
-//!       "active_moves": 0,
-//!       "stateful_active_moves": 0,
-//!       "stateless_active_moves": 0,
-//!       "standby_moves": 0,
-//!       "rebalances": {"membership": 0, "probing": 0, "caught_up": 0, "total": 0},
-//!       "time_to_converge_s": 60.000,   // or null: never converged
-//!       "time_to_full_availability_s": 0.000,  // each: or null, never
-//!       "time_to_full_redundancy_s": 0.000,
-//!       "time_to_restores_done_s": 0.000,
-//!       "max_replicas_per_client": 2,
-//!       "tasks_lost_every_copy": 0,     // last copies deleted or gone with a scaled-in client
-//!       "time_to_drain_s": 0.000,       // or null: a backlog never drained
-//!       "backlog": {"mean_records": 0, "max_records": 0},  // input not processed yet
-//!       "final_members": 3,             // members of the group at the end
-//!       "imbalance": {"time_weighted": 0.125, "final": 0.000},
-//!       "standby_coverage": 0.9950,     // or null: no stateful task or no standbys asked
-//!       "cross_rack_records": 0,
-//!       "cross_rack_actives": 0.000,    // time-weighted; null when no time was covered
-//!       "restore_over_optimal": {"records": 0, "rebalances": 0}
+//!       …                               // every metric of the record, in its order
 //!     }
 //!   }
 //! }
 //! ```
 //!
-//! The figures, their units and decimals are `smoothscale::sim::report`'s.
+//! After `outcome`, every metric of the metric record
+//! ([`METRICS`](super::METRICS)) in its order, under its flat name, the
+//! parts of a metric (`unavailable_task_s.stateful`, …) nested in an object
+//! named before the `.`; null where the figure is null. docs/simulator.md's
+//! metrics table is generated from the same record.
 //!
 //! # `timeseries.csv`
 //!
@@ -85,7 +67,7 @@
 //!           "runs": 10,
 //!           "completed": 10,
 //!           "infeasible_seeds": [],
-//!           "metrics": {                             // `report::flat_metrics` order
+//!           "metrics": {                             // `report::METRICS` order
 //!             "unavailable_task_s.stateful": {"n": 10, "mean": 1.235, "std": 0.412,
 //!               "ci95_half_width": 0.295, "p50": 1.200, "p95": 2.000, "max": 2.000},
 //!             …
