@@ -1,27 +1,16 @@
 //! The simulated cluster as state: clients by number ([`ClientNo`]), their
-//! local stores, tasks by position ([`TaskIx`]) and the assignment in
-//! force, in the simulator's units: changelogs in milli-records, times in
+//! local stores, tasks by position ([`TaskIx`]: every task, in id order, as
+//! a `ClusterState` lists them) and the assignment in force, in the simulator's units: changelogs in milli-records, times in
 //! virtual milliseconds. It keeps no accounting (the ledger does): a change
 //! that ends a task's outage returns the outage's length to the caller.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::fmt;
 
 use super::units::{MilliRecords, Millis, Overflow, Rate, Records, SimTime};
-use crate::model::ix::position;
-use crate::model::{Container, ContainerId, Ix, IxVec, Plan, TaskId, TaskIx};
+pub(crate) use crate::sim::scenario::client_no::ClientNo;
+use crate::model::{Container, ContainerId, IxVec, Plan, TaskId, TaskIx};
 use crate::sim::scenario::perturb;
 use crate::sim::Scenario;
-
-position!(
-    /// A client's number: `c3` is the fourth client created. Clients are
-    /// never reused, so the number is also its position in
-    /// [`World::clients`]. (A [`TaskIx`] is a task's position in
-    /// [`World::tasks`], which lists every task in id order, as a
-    /// `ClusterState` does.)
-    pub(crate) ClientNo,
-    "c"
-);
 
 /// Where a client is in its life.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -4,10 +4,11 @@
 
 use std::collections::BTreeMap;
 
+use super::client_no::ClientNo;
 use super::duration::format_duration;
 use super::limits::MAX_CLIENTS;
 use super::{EventKind, Scenario};
-use crate::model::InputError;
+use crate::model::{InputError, IxVec};
 
 impl Scenario {
     /// Replays the scripted events' membership in time order; returns how
@@ -26,11 +27,13 @@ impl Scenario {
     /// while simulating and is not replayed here.
     pub(super) fn check_membership(&self) -> Result<u64, InputError> {
         let cluster = &self.cluster;
-        let mut members = vec![Member::Live; cluster.clients as usize];
+        let mut members: IxVec<ClientNo, Member> =
+            IxVec::from_elem(Member::Live, cluster.clients as usize);
         // Outage restarts not yet applied, by (time, order of scheduling).
-        let mut restarts: BTreeMap<(u64, usize), Vec<usize>> = BTreeMap::new();
-        let rack_of = |k: usize| -> Option<&str> {
-            (!cluster.racks.is_empty()).then(|| cluster.racks[k % cluster.racks.len()].as_str())
+        let mut restarts: BTreeMap<(u64, usize), Vec<ClientNo>> = BTreeMap::new();
+        let rack_of = |k: ClientNo| -> Option<&str> {
+            let racks = &cluster.racks;
+            (!racks.is_empty()).then(|| racks[k.index() % racks.len()].as_str())
         };
         let mut order: Vec<usize> = (0..self.events.len()).collect();
         order.sort_by_key(|&i| self.events[i].at_ms);
@@ -60,10 +63,9 @@ impl Scenario {
                             ),
                         ));
                     }
-                    members.resize(
-                        usize::try_from(total).expect("bounded by MAX_CLIENTS above"),
-                        Member::Live,
-                    );
+                    for _ in members.len() as u64..total {
+                        members.push(Member::Live);
+                    }
                 }
                 EventKind::ScaleIn { count } => {
                     if *count as usize >= live {
@@ -97,7 +99,8 @@ impl Scenario {
                 EventKind::RackOutage {
                     rack, duration_ms, ..
                 } => {
-                    let in_rack: Vec<usize> = (0..members.len())
+                    let in_rack: Vec<ClientNo> = members
+                        .indices()
                         .filter(|&k| rack_of(k) == Some(rack.as_str()))
                         .collect();
                     if in_rack.is_empty() {
@@ -109,7 +112,7 @@ impl Scenario {
                             ),
                         ));
                     }
-                    let crashed: Vec<usize> = in_rack
+                    let crashed: Vec<ClientNo> = in_rack
                         .into_iter()
                         .filter(|&k| members[k] == Member::Live)
                         .collect();
@@ -147,14 +150,14 @@ fn client_number(name: &str) -> Option<usize> {
     plain.then(|| digits.parse().ok()).flatten()
 }
 
-/// The number of the client `name`, which must be in state `want`.
+/// The client `name`, which must be in state `want`.
 fn expect(
-    members: &[Member],
+    members: &IxVec<ClientNo, Member>,
     name: &str,
     want: Member,
     path: &str,
     when: &str,
-) -> Result<usize, InputError> {
+) -> Result<ClientNo, InputError> {
     let wanted = match want {
         Member::Live => "a live client",
         Member::Crashed => "a crashed client",
@@ -166,15 +169,17 @@ fn expect(
             format!("must name {wanted} (c0, c1, …), got {name:?}"),
         ));
     };
-    let why = match members.get(k) {
+    // A number past the clients is no client (and may not fit a position).
+    let k = (k < members.len()).then(|| ClientNo::from_position(k));
+    let why = match k.map(|k| (k, members[k])) {
         None => format!(
             "no such client at {when}: c0..c{} exist",
             members.len().saturating_sub(1)
         ),
-        Some(m) if *m == want => return Ok(k),
-        Some(Member::Live) => format!("it is live at {when}"),
-        Some(Member::Crashed) => format!("it has crashed by {when}"),
-        Some(Member::Left) => format!("it has left by {when}"),
+        Some((k, m)) if m == want => return Ok(k),
+        Some((_, Member::Live)) => format!("it is live at {when}"),
+        Some((_, Member::Crashed)) => format!("it has crashed by {when}"),
+        Some((_, Member::Left)) => format!("it has left by {when}"),
     };
     Err(InputError::new(
         path,

@@ -17,6 +17,7 @@
 //! sweep runs; `strategies.rs` which strategies a scenario runs.
 
 mod check;
+pub(crate) mod client_no;
 mod document;
 pub mod duration;
 pub(crate) mod file;
