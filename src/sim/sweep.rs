@@ -38,11 +38,11 @@ use rayon::prelude::*;
 use crate::assignor::Assignor;
 use crate::model::InputError;
 
-use super::overrides::SweepPoint;
 use super::report::RunFigures;
+use super::run::SimError;
 use super::run::{check, run_unchecked};
+use super::scenario::overrides::SweepPoint;
 use super::scenario::{SeedRange, MAX_SEEDS};
-use super::SimError;
 
 /// The runs per strategy of a sweep of `seeds` at `points` points, within
 /// [`MAX_SEEDS`]; `given_as` names the seeds in errors (`--seeds`).

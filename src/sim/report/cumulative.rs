@@ -9,8 +9,9 @@
 //! sample instants. Integer arithmetic throughout, so the figures are the
 //! same on every machine.
 
-use super::{Fixed, TIME_SERIES};
-use crate::sim::Sample;
+use super::fixed::Fixed;
+use super::series::TIME_SERIES;
+use crate::sim::run::Sample;
 
 /// What the series is, as a chart titles it.
 pub const TITLE: &str = "cumulative unavailability";
@@ -62,7 +63,7 @@ fn milli(value: Fixed) -> u128 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sim::SimTime;
+    use crate::sim::run::units::SimTime;
 
     /// Samples with these available-task counts, a minute apart.
     fn samples(available: &[u64]) -> Vec<Sample> {

@@ -1,6 +1,6 @@
-//! How far a sweep's figures spread, computed exactly: the sample standard
-//! deviation and the half-width of the 95% confidence interval of the mean
-//! (Student's t), from the exact decimals of [`Fixed`] with integer
+//! How far a sweep's figures spread, computed exactly: nearest-rank
+//! percentiles ([`nearest_rank`]), the sample standard deviation and the
+//! half-width of the 95% confidence interval of the mean (Student's t), from the exact decimals of [`Fixed`] with integer
 //! arithmetic only, each rounded once, half up. No floating point, so the
 //! figures are the same bytes on every machine and thread count.
 //!
@@ -20,7 +20,18 @@
 
 use std::cmp::Ordering;
 
-use super::Fixed;
+use super::fixed::Fixed;
+
+/// The nearest-rank `percent`-th percentile of ascending `sorted` values: the
+/// value of 1-based rank `⌈percent/100 × n⌉` (at least 1); `None` when empty.
+pub fn nearest_rank<T: Copy>(sorted: &[T], percent: u32) -> Option<T> {
+    if sorted.is_empty() {
+        return None;
+    }
+    let n = sorted.len() as u64;
+    let rank = (u64::from(percent) * n).div_ceil(100).clamp(1, n);
+    Some(sorted[usize::try_from(rank - 1).expect("a rank within the list")])
+}
 
 /// Student's t, 97.5% quantile (two-sided 95%), in thousandths, for the
 /// degrees of freedom listed; between two rows the smaller row's value is
@@ -258,6 +269,25 @@ impl Wide {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn nearest_rank_by_hand() {
+        let four = [1, 2, 3, 4];
+        assert_eq!(nearest_rank(&four, 50), Some(2)); // ⌈2⌉ = 2
+        assert_eq!(nearest_rank(&four, 95), Some(4)); // ⌈3.8⌉ = 4
+        assert_eq!(nearest_rank(&four, 25), Some(1)); // ⌈1⌉ = 1
+        assert_eq!(nearest_rank(&four, 26), Some(2)); // ⌈1.04⌉ = 2
+        assert_eq!(nearest_rank(&four, 0), Some(1)); // rank at least 1
+        assert_eq!(nearest_rank(&four, 100), Some(4));
+        let twenty: Vec<u32> = (1..=20).collect();
+        assert_eq!(nearest_rank(&twenty, 95), Some(19)); // ⌈19⌉ = 19
+        assert_eq!(nearest_rank(&twenty, 50), Some(10)); // ⌈10⌉ = 10
+        let ten: Vec<u32> = (1..=10).map(|x| x * 10).collect();
+        assert_eq!(nearest_rank(&ten, 95), Some(100)); // ⌈9.5⌉ = 10
+        assert_eq!(nearest_rank(&ten, 50), Some(50)); // ⌈5⌉ = 5
+        assert_eq!(nearest_rank(&[7], 50), Some(7));
+        assert_eq!(nearest_rank::<u32>(&[], 50), None);
+    }
+
     use super::*;
 
     fn ints(values: &[u64]) -> Vec<Fixed> {

@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use crate::sim::units::{Millis, SimTime};
+use crate::sim::run::units::{Millis, SimTime};
 
 /// A non-negative decimal number stored as an integer and a count of decimals:
 /// `Fixed { scaled: 12345, decimals: 3 }` is `12.345`. Printing it never goes

@@ -22,10 +22,10 @@
 
 use std::ops::Index;
 
-use super::stats::nearest_rank;
-use super::Fixed;
-use crate::sim::units::Millis;
-use crate::sim::{RunMetrics, RunResult};
+use super::dispersion::nearest_rank;
+use super::fixed::Fixed;
+use crate::sim::run::units::Millis;
+use crate::sim::run::{RunMetrics, RunResult};
 
 /// What a metric is computed from: a run's ledger and what the scenario asked.
 #[derive(Debug, Clone, Copy)]
@@ -458,7 +458,8 @@ pub fn docs_table() -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sim::{Outcome, Records};
+    use crate::sim::run::units::Records;
+    use crate::sim::run::Outcome;
 
     fn completed() -> RunResult {
         RunResult {

@@ -10,13 +10,14 @@
 pub mod cumulative;
 pub mod dispersion;
 pub mod documents;
-mod fixed;
+pub(crate) mod fixed;
 mod metrics;
 pub mod palette;
 mod series;
 mod stats;
 
+pub use dispersion::nearest_rank;
 pub use fixed::Fixed;
 pub use metrics::{docs_table, flat_metrics, Column, Figures, Metric, Source, METRICS};
 pub use series::{TimeSeries, TIME_SERIES};
-pub use stats::{aggregate, nearest_rank, PointSweep, RunFigures, Stats, StrategySweep};
+pub use stats::{aggregate, PointSweep, RunFigures, Stats, StrategySweep};

@@ -2,8 +2,8 @@
 //! ([`TIME_SERIES`]), as `timeseries.csv`, `series.json` and the plots show
 //! it over simulated time.
 
-use super::Fixed;
-use crate::sim::Sample;
+use super::fixed::Fixed;
+use crate::sim::run::Sample;
 
 /// One quantity of the time series ([`Sample`]), as the plots show it over
 /// simulated time.

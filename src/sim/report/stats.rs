@@ -3,9 +3,11 @@
 //! standard deviation, 95% confidence half-width ([`super::dispersion`]),
 //! nearest-rank p50 and p95, and max, all exact.
 
-use super::{dispersion, flat_metrics, Fixed};
-use crate::sim::overrides::{Setting, SweepPoint};
-use crate::sim::{Outcome, RunResult};
+use super::dispersion::{self, nearest_rank};
+use super::fixed::Fixed;
+use super::metrics::flat_metrics;
+use crate::sim::run::{Outcome, RunResult};
+use crate::sim::scenario::overrides::{Setting, SweepPoint};
 
 /// What a sweep keeps of one run: its flat metrics, not its time series.
 #[derive(Debug, Clone, PartialEq)]
@@ -58,17 +60,6 @@ pub struct Stats {
     pub p95: Option<Fixed>,
     /// The largest value.
     pub max: Option<Fixed>,
-}
-
-/// The nearest-rank `percent`-th percentile of ascending `sorted` values: the
-/// value of 1-based rank `⌈percent/100 × n⌉` (at least 1); `None` when empty.
-pub fn nearest_rank<T: Copy>(sorted: &[T], percent: u32) -> Option<T> {
-    if sorted.is_empty() {
-        return None;
-    }
-    let n = sorted.len() as u64;
-    let rank = (u64::from(percent) * n).div_ceil(100).clamp(1, n);
-    Some(sorted[usize::try_from(rank - 1).expect("a rank within the list")])
 }
 
 impl Stats {
@@ -189,29 +180,11 @@ fn by_strategy(figures: &[&RunFigures]) -> Vec<StrategySweep> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sim::{Millis, RunMetrics, Sample, SimTime};
+    use crate::sim::run::units::{Millis, SimTime};
+    use crate::sim::run::{RunMetrics, Sample};
 
     fn secs(ms: u64) -> Fixed {
         Fixed::seconds(Millis::new(ms))
-    }
-
-    #[test]
-    fn nearest_rank_by_hand() {
-        let four = [1, 2, 3, 4];
-        assert_eq!(nearest_rank(&four, 50), Some(2)); // ⌈2⌉ = 2
-        assert_eq!(nearest_rank(&four, 95), Some(4)); // ⌈3.8⌉ = 4
-        assert_eq!(nearest_rank(&four, 25), Some(1)); // ⌈1⌉ = 1
-        assert_eq!(nearest_rank(&four, 26), Some(2)); // ⌈1.04⌉ = 2
-        assert_eq!(nearest_rank(&four, 0), Some(1)); // rank at least 1
-        assert_eq!(nearest_rank(&four, 100), Some(4));
-        let twenty: Vec<u32> = (1..=20).collect();
-        assert_eq!(nearest_rank(&twenty, 95), Some(19)); // ⌈19⌉ = 19
-        assert_eq!(nearest_rank(&twenty, 50), Some(10)); // ⌈10⌉ = 10
-        let ten: Vec<u32> = (1..=10).map(|x| x * 10).collect();
-        assert_eq!(nearest_rank(&ten, 95), Some(100)); // ⌈9.5⌉ = 10
-        assert_eq!(nearest_rank(&ten, 50), Some(50)); // ⌈5⌉ = 5
-        assert_eq!(nearest_rank(&[7], 50), Some(7));
-        assert_eq!(nearest_rank::<u32>(&[], 50), None);
     }
 
     #[test]

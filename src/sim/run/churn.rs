@@ -9,7 +9,7 @@ use rand::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use super::units::SimTime;
-use crate::sim::{ChurnKind, ChurnSpec};
+use crate::sim::scenario::{ChurnKind, ChurnSpec};
 
 /// One drawn churn event; its target is chosen when it happens, from
 /// `pick` among the candidates then present (the same for every strategy,

@@ -12,16 +12,16 @@ use super::census::Census;
 use super::churn;
 use super::leader::RateObserver;
 use super::ledger::{Ledger, PlanInForce, Trigger};
+use super::result::{Outcome, RunResult, SimError, SimProblem};
 use super::settings::Settings;
 use super::stretch::{self, Reader};
 use super::units::{Millis, Overflow, Rate, SimTime};
 use super::world::{ActiveState, ClientNo, Status, World};
-use super::{Outcome, RunResult, SimError, SimProblem};
 use crate::assign::{assign, AssignFailure};
 use crate::assignor::Assignor;
 use crate::metrics;
 use crate::model::{Plan, TaskIx};
-use crate::sim::Scenario;
+use crate::sim::scenario::Scenario;
 
 /// One run: the scenario, the strategy and the seed; the world and the
 /// agenda; the leader's memory; the ledger.

@@ -12,7 +12,7 @@ use super::units::{MilliRecords, SimTime};
 use super::world::{ActiveState, ClientNo, World};
 use crate::model::{Client, ClusterState, InputError, IxVec, Lag, Task, TaskIx};
 use crate::restore_rate;
-use crate::sim::Scenario;
+use crate::sim::scenario::Scenario;
 
 /// Lags in records reported at one rebalance, by (client, task).
 type Lags = BTreeMap<(ClientNo, TaskIx), u64>;

@@ -2,8 +2,9 @@
 //! what happened (a rebalance and its plan, an outage closed, a stretch's
 //! census and flow, an event, copies lost), and it keeps the integrals,
 //! counters, maxima and "since when" markers the metrics are made of, and
-//! the samples of the time series. [`Ledger::close`] gives the run's
-//! [`RunMetrics`]; the figures in seconds and shares are `report`'s.
+//! the samples of the time series ([`Sample`]). [`Ledger::close`] gives the
+//! run's [`RunMetrics`] and samples; the figures in seconds and shares are
+//! `report`'s.
 //!
 //! To add a metric: a field of [`RunMetrics`], where it is accumulated
 //! here, and its entry in the metric record (`sim::report::metrics`).
@@ -11,7 +12,6 @@
 use super::census::Census;
 use super::stretch::Flow;
 use super::units::{accumulate, records_of, Millis, Overflow, Records, SimTime};
-use super::Sample;
 use crate::model::{IxVec, TaskIx};
 
 /// Metrics of one strategy on one scenario and seed, integers as accumulated.
@@ -100,6 +100,30 @@ pub struct RunMetrics {
     pub restore_over_optimal_records: Records,
     /// How many counted rebalances were measured that way.
     pub rebalances_within_optimal_shares: u64,
+}
+
+/// One sample of the time series, on the grid `0, sample_every, 2 ×
+/// sample_every, …`. The first holds the values at time 0; every later one
+/// holds their time averages over the interval since the one before (so a
+/// 5-second pause inside a minute shows as the share of the minute it
+/// took, not as a dip), except `restored_records`, a running total.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Sample {
+    /// Simulated time: the end of the interval.
+    pub t_ms: SimTime,
+    /// Tasks with a running active, mean over the interval, × 1000.
+    pub available_tasks_milli: u64,
+    /// Stateful actives restoring, mean over the interval, × 1000.
+    pub restoring_tasks_milli: u64,
+    /// max − min actives per thread, × 1000, mean over the interval.
+    pub imbalance_milli: u64,
+    /// The most standbys and warm-ups on one member during the interval.
+    pub max_replicas_per_client: u64,
+    /// Input records not processed yet, over all tasks, mean over the
+    /// interval (the processing model; 0 without input rates).
+    pub backlog_records: u64,
+    /// Records restored so far (actives and replicas).
+    pub restored_records: Records,
 }
 
 /// Why a rebalance happens.

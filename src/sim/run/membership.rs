@@ -9,7 +9,7 @@ use super::engine::Run;
 use super::units::{Millis, SimTime};
 use super::world::{ActiveState, ClientNo, Status};
 use crate::assignor::LeaveBehaviour;
-use crate::sim::{ChurnKind, EventKind};
+use crate::sim::scenario::{ChurnKind, EventKind};
 
 impl Run<'_> {
     /// Applies one happening; whether membership changed.

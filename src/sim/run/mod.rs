@@ -67,15 +67,15 @@ mod world;
 #[cfg(test)]
 mod tests;
 
-pub use ledger::RunMetrics;
-pub use result::{Outcome, RunResult, Sample, SimError, SimProblem};
+pub use ledger::{RunMetrics, Sample};
+pub use result::{Outcome, RunResult, SimError, SimProblem};
 
 use engine::{stop, Run};
 use units::SimTime;
 use world::World;
 
 use crate::assignor::Assignor;
-use crate::sim::Scenario;
+use crate::sim::scenario::Scenario;
 
 /// Runs `assignor` through `scenario` with `seed` (which draws the churn).
 ///

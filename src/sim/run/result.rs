@@ -2,32 +2,8 @@
 //! units, a sampled time series and how the run ended. Figures in seconds
 //! and shares are `report`'s job; files, tables and plots the command line's.
 
-use super::ledger::RunMetrics;
-use super::units::{Millis, Overflow, Records, SimTime};
-
-/// One sample of the time series, on the grid `0, sample_every, 2 ×
-/// sample_every, …`. The first holds the values at time 0; every later one
-/// holds their time averages over the interval since the one before (so a
-/// 5-second pause inside a minute shows as the share of the minute it
-/// took, not as a dip), except `restored_records`, a running total.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Sample {
-    /// Simulated time: the end of the interval.
-    pub t_ms: SimTime,
-    /// Tasks with a running active, mean over the interval, × 1000.
-    pub available_tasks_milli: u64,
-    /// Stateful actives restoring, mean over the interval, × 1000.
-    pub restoring_tasks_milli: u64,
-    /// max − min actives per thread, × 1000, mean over the interval.
-    pub imbalance_milli: u64,
-    /// The most standbys and warm-ups on one member during the interval.
-    pub max_replicas_per_client: u64,
-    /// Input records not processed yet, over all tasks, mean over the
-    /// interval (the processing model; 0 without input rates).
-    pub backlog_records: u64,
-    /// Records restored so far (actives and replicas).
-    pub restored_records: Records,
-}
+use super::ledger::{RunMetrics, Sample};
+use super::units::{Millis, Overflow, SimTime};
 
 /// How a run ended.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -3,7 +3,7 @@
 //! product is checked.
 
 use super::units::{MilliRecords, Millis, Rate, Records, SimTime};
-use crate::sim::Scenario;
+use crate::sim::scenario::Scenario;
 
 /// The scenario's settings in the simulator's units.
 pub(crate) struct Settings {
@@ -44,7 +44,7 @@ impl Settings {
             process_rate: cluster.process_rate.map(Rate::new),
             inputs: scenario.subtopologies.iter().any(|s| s.input_rate > 0),
             standbys: scenario.config.num_standby_replicas,
-            eager: cluster.protocol == crate::sim::Protocol::Eager,
+            eager: cluster.protocol == crate::sim::scenario::Protocol::Eager,
         }
     }
 

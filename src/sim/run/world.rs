@@ -7,10 +7,10 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::units::{MilliRecords, Millis, Overflow, Rate, Records, SimTime};
-pub(crate) use crate::sim::scenario::client_no::ClientNo;
 use crate::model::{Container, ContainerId, IxVec, Plan, TaskId, TaskIx};
+pub(crate) use crate::sim::scenario::client_no::ClientNo;
 use crate::sim::scenario::perturb;
-use crate::sim::Scenario;
+use crate::sim::scenario::Scenario;
 
 /// Where a client is in its life.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -3,7 +3,7 @@
 
 use super::duration::format_duration;
 use super::limits::*;
-use super::{ChurnKind, EventKind, Scenario};
+use super::spec::{ChurnKind, EventKind, Scenario};
 use crate::model::{key_path, quote, InputError, MAX_TAG_KEYS, MAX_TAG_KEY_LEN, MAX_TAG_VALUE_LEN};
 
 type Checked = Result<(), InputError>;

@@ -12,11 +12,11 @@ use std::collections::BTreeMap;
 use serde::Deserialize;
 
 use super::duration::Duration;
-use super::values::*;
-use super::{
+use super::spec::{
     ChurnKind, ChurnSpec, ClusterSpec, Event, EventKind, PerturbSpec, Protocol, Scenario,
     SubtopologySpec,
 };
+use super::values::*;
 use crate::assignor;
 use crate::model::{
     key_path, quote, AssignmentConfig, InputError, RackAwareStrategy,

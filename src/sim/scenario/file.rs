@@ -22,7 +22,7 @@
 use serde_path_to_error::Segment;
 
 use super::document::ScenarioDoc;
-use super::Scenario;
+use super::spec::Scenario;
 use crate::model::{key_path, one_line, InputError};
 
 /// The largest scenario text read (1 MiB): the bundled ones are under 3 KB,

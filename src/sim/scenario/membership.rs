@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use super::client_no::ClientNo;
 use super::duration::format_duration;
 use super::limits::MAX_CLIENTS;
-use super::{EventKind, Scenario};
+use super::spec::{EventKind, Scenario};
 use crate::model::{InputError, IxVec};
 
 impl Scenario {

@@ -50,7 +50,7 @@
 
 use std::fmt;
 
-use super::Scenario;
+use super::spec::Scenario;
 use crate::model::{one_line, InputError};
 
 /// The most combinations one sweep runs (each is a scenario read and kept

@@ -38,7 +38,7 @@
 use rand::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use super::Scenario;
+use super::spec::Scenario;
 use crate::model::InputError;
 
 /// The ChaCha8 stream of the `state_records` draws.

@@ -1,7 +1,7 @@
 //! Which strategies a run plays: those the command line names, else those
 //! the scenario names, else every registered one.
 
-use super::Scenario;
+use super::spec::Scenario;
 use crate::assignor::{self, Assignor};
 use crate::model::InputError;
 

@@ -10,7 +10,7 @@ use serde::de::{self, Deserializer, Visitor};
 use serde::Deserialize;
 
 use super::limits::{MAX_CPU, MAX_RAM_MB};
-use super::{ChurnKind, Protocol};
+use super::spec::{ChurnKind, Protocol};
 use crate::model::{one_of, quote, InputError, RackAwareStrategy};
 
 /// A value read, or what is wrong with it at its path.

@@ -19,11 +19,11 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::VERSION;
+use super::info::VERSION;
 use crate::model::InputError;
-use crate::sim::overrides::SweepPoint;
 use crate::sim::report::Fixed;
 use crate::sim::report::RunFigures;
+use crate::sim::scenario::overrides::SweepPoint;
 use crate::sim::scenario::SeedRange;
 use crate::wire;
 

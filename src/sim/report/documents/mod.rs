@@ -108,137 +108,15 @@
 //! ```
 
 pub mod chunk;
+mod format;
+mod info;
 mod series;
 mod summary;
 mod sweep;
 mod timeseries;
 
+pub use info::{RunInfo, SweepInfo, VERSION};
 pub use series::series_json;
 pub use summary::summary_json;
 pub use sweep::{runs_csv, runs_json, sweep_json};
 pub use timeseries::{timeseries_csv, TIMESERIES_HEADER};
-
-use serde::ser::{Error as _, SerializeMap};
-use serde::{Serialize, Serializer};
-use serde_json::value::RawValue;
-
-use super::Fixed;
-use crate::sim::overrides::SweepPoint;
-use crate::sim::scenario::SeedRange;
-use crate::sim::{scenario_hash, Scenario};
-
-/// The crate version written into every output.
-pub const VERSION: &str = env!("CARGO_PKG_VERSION");
-
-/// What the outputs of `simulate` say besides the runs themselves.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct RunInfo {
-    /// The scenario's name.
-    pub scenario: String,
-    /// `scenario_hash` of the scenario file's text.
-    pub scenario_hash: String,
-    /// The seed every strategy ran with.
-    pub seed: u64,
-    /// Whether the scenario asks for standbys (`num_standby_replicas > 0`);
-    /// when not, standby coverage is null.
-    pub standbys_asked: bool,
-}
-
-impl RunInfo {
-    /// The identity of `scenario`, read from `text`, run with `seed`.
-    pub fn of(scenario: &Scenario, text: &str, seed: u64) -> RunInfo {
-        RunInfo {
-            scenario: scenario.name.clone(),
-            scenario_hash: scenario_hash(text),
-            seed,
-            standbys_asked: scenario.config.num_standby_replicas > 0,
-        }
-    }
-}
-
-/// What `sweep.json` and `runs.json` say besides the runs and statistics.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SweepInfo {
-    /// The scenario's name.
-    pub scenario: String,
-    /// `scenario_hash` of the scenario file's text.
-    pub scenario_hash: String,
-    /// The seeds run.
-    pub seeds: SeedRange,
-    /// The keys varied, in order (none when only seeds vary).
-    pub parameters: Vec<String>,
-}
-
-impl SweepInfo {
-    /// The identity of a sweep of `scenario`, read from `text`, over `seeds`
-    /// at `points` (the keys varied are those of its first point).
-    pub fn of(
-        scenario: &Scenario,
-        text: &str,
-        seeds: SeedRange,
-        points: &[SweepPoint],
-    ) -> SweepInfo {
-        SweepInfo {
-            scenario: scenario.name.clone(),
-            scenario_hash: scenario_hash(text),
-            seeds,
-            parameters: points
-                .first()
-                .map(|p| p.settings.iter().map(|s| s.key.clone()).collect())
-                .unwrap_or_default(),
-        }
-    }
-}
-
-/// A [`Fixed`] as a JSON number with its decimals (`12.350`, not `12.35`).
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct Num(pub(crate) Fixed);
-
-impl Serialize for Num {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        RawValue::from_string(self.0.to_string())
-            .map_err(S::Error::custom)?
-            .serialize(serializer)
-    }
-}
-
-/// An optional figure as an optional [`Num`].
-pub(crate) fn opt(value: Option<Fixed>) -> Option<Num> {
-    value.map(Num)
-}
-
-/// A JSON object whose keys come in the order given (strategies in run
-/// order, metrics in output order).
-#[derive(Debug)]
-pub(crate) struct InOrder<T>(pub(crate) Vec<(String, T)>);
-
-impl<T: Serialize> Serialize for InOrder<T> {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(Some(self.0.len()))?;
-        for (key, value) in &self.0 {
-            map.serialize_entry(key, value)?;
-        }
-        map.end()
-    }
-}
-
-/// A CSV field, quoted only when it has to be.
-pub(crate) fn csv_field(text: &str) -> String {
-    if text.contains([',', '"', '\n', '\r']) {
-        format!("\"{}\"", text.replace('"', "\"\""))
-    } else {
-        text.to_string()
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::csv_field;
-
-    #[test]
-    fn csv_fields_are_quoted_only_when_they_must_be() {
-        assert_eq!(csv_field("kip441"), "kip441");
-        assert_eq!(csv_field("a,b"), "\"a,b\"");
-        assert_eq!(csv_field("say \"x\""), "\"say \"\"x\"\"\"");
-    }
-}

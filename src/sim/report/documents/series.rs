@@ -22,10 +22,11 @@
 
 use serde::Serialize;
 
-use super::{opt, InOrder, Num};
+use super::format::{opt, InOrder, Num};
 use crate::sim::report::cumulative;
 use crate::sim::report::{Fixed, TIME_SERIES};
-use crate::sim::{Millis, Outcome, RunResult};
+use crate::sim::run::units::Millis;
+use crate::sim::run::{Outcome, RunResult};
 use crate::wire;
 
 /// The key of the cumulative unavailability in `series.json`.

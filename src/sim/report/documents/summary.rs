@@ -5,9 +5,10 @@
 
 use serde::{Serialize, Serializer};
 
-use super::{opt, InOrder, Num, RunInfo, VERSION};
+use super::format::{opt, InOrder, Num};
+use super::info::{RunInfo, VERSION};
 use crate::sim::report::{Figures, Fixed};
-use crate::sim::{Outcome, RunResult};
+use crate::sim::run::{Outcome, RunResult};
 use crate::wire;
 
 /// `summary.json`.

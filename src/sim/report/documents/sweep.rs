@@ -4,9 +4,10 @@ use std::fmt::Write as _;
 
 use serde::Serialize;
 
-use super::{csv_field, opt, InOrder, Num, SweepInfo, VERSION};
-use crate::sim::overrides::{label, Setting};
+use super::format::{csv_field, opt, InOrder, Num};
+use super::info::{SweepInfo, VERSION};
 use crate::sim::report::{PointSweep, RunFigures, Stats, StrategySweep};
+use crate::sim::scenario::overrides::{label, Setting};
 use crate::wire;
 
 /// `sweep.json`.

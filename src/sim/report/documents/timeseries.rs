@@ -5,9 +5,9 @@
 
 use std::fmt::Write as _;
 
-use super::csv_field;
+use super::format::csv_field;
 use crate::sim::report::{Fixed, TimeSeries, TIME_SERIES};
-use crate::sim::RunResult;
+use crate::sim::run::RunResult;
 
 /// The time series in `timeseries.csv`'s column order (the file's order
 /// predates the record's, which is the plots').
