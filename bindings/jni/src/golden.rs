@@ -5,7 +5,7 @@
 //! same files, so a change to the format on one side fails the other's
 //! tests.
 //!
-//! `SMOOTHSCALE_WRITE_CROSSING=1 cargo test -p smoothscale-jni golden` first
+//! `SMOOTHSCALE_BLESS=1 cargo test -p smoothscale-jni golden` first
 //! rewrites the fixture Rust owns (`plan.bin`); Java writes the others.
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -19,11 +19,11 @@ use crate::tests::encode_handout;
 use crate::{handout, plan, state};
 
 /// The bytes of fixture `name`, after writing `written` there first when
-/// asked to (`SMOOTHSCALE_WRITE_CROSSING`, for the fixtures Rust writes).
+/// asked to (`SMOOTHSCALE_BLESS`, for the fixtures Rust writes).
 fn fixture(name: &str, written: Option<&[u8]>) -> Vec<u8> {
     let path = format!("{}/../crossing/{name}", env!("CARGO_MANIFEST_DIR"));
     if let Some(bytes) = written {
-        if std::env::var_os("SMOOTHSCALE_WRITE_CROSSING").is_some() {
+        if std::env::var_os("SMOOTHSCALE_BLESS").is_some() {
             std::fs::write(&path, bytes).unwrap_or_else(|e| panic!("{path}: {e}"));
         }
     }

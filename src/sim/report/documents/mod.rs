@@ -10,7 +10,7 @@
 //! library's data ([`Figures`](super::Figures), [`StrategySweep`](super::StrategySweep), the runs' samples): the
 //! library's types carry no serialisation. docs/simulator.md describes the
 //! files; every number is printed with a fixed count of decimals
-//! ([`Fixed`]), every list in a fixed order, so the same runs give the same
+//! ([`Fixed`](super::Fixed)), every list in a fixed order, so the same runs give the same
 //! bytes on every machine and thread count. JSON is pretty-printed with a
 //! two-space indent and ends in a newline.
 //!

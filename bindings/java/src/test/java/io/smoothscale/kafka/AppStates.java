@@ -152,8 +152,12 @@ final class AppStates {
             states.put(c.id, new DefaultKafkaStreamsState(c.id, c.threads, c.tags, c.active, c.standby, byConsumer,
                 Optional.empty(), Optional.of(lags), c.rack));
         }
-        final AssignmentConfigs cfg = configs;
-        final Map<TaskId, TaskInfo> all = Map.copyOf(tasks);
+        return of(states, configs, Map.copyOf(tasks));
+    }
+
+    /** The application state with these processes, configs and tasks (the lags are the states' own). */
+    static ApplicationState of(final Map<ProcessId, KafkaStreamsState> states, final AssignmentConfigs configs,
+                               final Map<TaskId, TaskInfo> tasks) {
         return new ApplicationState() {
             @Override
             public Map<ProcessId, KafkaStreamsState> kafkaStreamsStates(final boolean computeTaskLags) {
@@ -162,12 +166,12 @@ final class AppStates {
 
             @Override
             public AssignmentConfigs assignmentConfigs() {
-                return cfg;
+                return configs;
             }
 
             @Override
             public Map<TaskId, TaskInfo> allTasks() {
-                return all;
+                return tasks;
             }
         };
     }

@@ -44,7 +44,7 @@ import org.junit.jupiter.api.Test;
  * built here. The Rust tests ({@code bindings/jni/src/golden.rs}) hold the Rust side to the same files, so a change
  * to the format on one side fails the other's tests.
  *
- * <p>With the environment variable {@code SMOOTHSCALE_WRITE_CROSSING} set, the fixtures Java writes
+ * <p>With the environment variable {@code SMOOTHSCALE_BLESS} set, the fixtures Java writes
  * ({@code state.bin}, {@code handout.bin}, {@code observation.bin}) are rewritten first.
  */
 class CrossingFixturesTest {
@@ -57,7 +57,7 @@ class CrossingFixturesTest {
     private static byte[] fixture(final String name, final byte[] written) {
         final Path path = Path.of(System.getProperty("smoothscale.crossing.dir", "../crossing")).resolve(name);
         try {
-            if (written != null && System.getenv("SMOOTHSCALE_WRITE_CROSSING") != null) {
+            if (written != null && System.getenv("SMOOTHSCALE_BLESS") != null) {
                 Files.write(path, written);
             }
             return Files.readAllBytes(path);
@@ -121,22 +121,7 @@ class CrossingFixturesTest {
             Optional.empty(), Optional.empty()));
         final AssignmentConfigs configs = new AssignmentConfigs(100L, 3, 1, 120_000L, List.of("zone"),
             OptionalInt.of(5), OptionalInt.empty(), "min_traffic");
-        return new ApplicationState() {
-            @Override
-            public Map<ProcessId, KafkaStreamsState> kafkaStreamsStates(final boolean computeTaskLags) {
-                return states;
-            }
-
-            @Override
-            public AssignmentConfigs assignmentConfigs() {
-                return configs;
-            }
-
-            @Override
-            public Map<TaskId, TaskInfo> allTasks() {
-                return tasks;
-            }
-        };
+        return AppStates.of(states, configs, tasks);
     }
 
     private static EncodedState encodedState() {

@@ -228,24 +228,9 @@ class SmoothscaleTaskAssignorTest {
         s.client(0, 1);
         final ApplicationState plain = s.build();
         final TaskId named = new TaskId(0, 0, "orders");
-        final ApplicationState app = new ApplicationState() {
-            @Override
-            public Map<org.apache.kafka.streams.processor.assignment.ProcessId,
-                org.apache.kafka.streams.processor.assignment.KafkaStreamsState> kafkaStreamsStates(final boolean lags) {
-                return plain.kafkaStreamsStates(lags);
-            }
-
-            @Override
-            public AssignmentConfigs assignmentConfigs() {
-                return plain.assignmentConfigs();
-            }
-
-            @Override
-            public Map<TaskId, org.apache.kafka.streams.processor.assignment.TaskInfo> allTasks() {
-                return Map.of(named, new org.apache.kafka.streams.processor.internals.assignment.DefaultTaskInfo(
-                    named, false, Set.of(), Set.of()));
-            }
-        };
+        final ApplicationState app = AppStates.of(plain.kafkaStreamsStates(false), plain.assignmentConfigs(),
+            Map.of(named, new org.apache.kafka.streams.processor.internals.assignment.DefaultTaskInfo(
+                named, false, Set.of(), Set.of())));
         final TaskAssignmentException e = assertThrows(TaskAssignmentException.class, () -> assignor(null).assign(app));
         assertTrue(e.getMessage().contains("named topology orders"), e.getMessage());
         assertEquals(SmoothscaleInputException.class, e.getCause().getClass());
