@@ -26,8 +26,6 @@ pub(crate) struct Census {
     pub restored: bool,
     /// Whether no task has an input backlog.
     pub drained: bool,
-    /// Milli-records of input not processed yet, over all tasks.
-    pub backlog_milli: u128,
     /// The most standbys and warm-ups on one member.
     pub max_replicas: u64,
 }
@@ -43,19 +41,19 @@ impl Census {
         acceptable_milli: u64,
         wanted_standbys: u32,
     ) -> Census {
+        let (members, max_replicas) = members(world);
         let mut census = Census {
             restored: readers.iter().all(Reader::following),
             drained: true,
-            covered: covered(world, acceptable_milli, wanted_standbys),
-            max_replicas: max_replicas(world),
+            covered: covered(world, acceptable_milli, wanted_standbys, members),
+            max_replicas,
             ..Census::default()
         };
         for task in world.tasks.iter() {
             census.stateful += u64::from(task.stateful);
             census.drained &= task.backlog.get() == 0;
-            census.backlog_milli += u128::from(task.backlog.get());
             match (task.state, task.stateful) {
-                (ActiveState::Running, _) => census.running += 1,
+                (ActiveState::Running, _) => {}
                 (state, true) => {
                     census.down_stateful += 1;
                     census.restoring += u64::from(state == ActiveState::Restoring);
@@ -63,39 +61,44 @@ impl Census {
                 (_, false) => census.down_stateless += 1,
             }
         }
+        census.running = world.tasks.len() as u64 - census.down_stateful - census.down_stateless;
         census
     }
 }
 
-/// The stateful tasks whose caught-up standbys on members number at least
-/// `min(wanted, members − 1)`.
-fn covered(world: &World, acceptable_milli: u64, wanted: u32) -> u64 {
-    let members = world.members().len();
-    let needed = (wanted as usize).min(members.saturating_sub(1));
-    let covered = world.tasks.iter_enumerated().filter(|(t, task)| {
-        task.stateful && {
-            let caught_up = task
-                .standbys
-                .iter()
-                .filter(|&&c| world.clients[c].status == Status::Member)
-                .filter(|&&c| {
-                    world.clients[c].stores.get(t).is_some_and(|s| {
-                        task.end.get().saturating_sub(s.offset.get()) <= acceptable_milli
-                    })
-                })
-                .count();
-            caught_up >= needed
-        }
-    });
-    covered.count() as u64
+/// How many members there are, and the most standbys and warm-ups one of
+/// them holds.
+fn members(world: &World) -> (usize, u64) {
+    let members = world.clients.iter().filter(|c| c.status == Status::Member);
+    members.fold((0, 0), |(n, most), c| {
+        (n + 1, most.max(c.replicas.len() as u64))
+    })
 }
 
-/// The most standbys and warm-ups one member holds.
-fn max_replicas(world: &World) -> u64 {
-    world
-        .members()
-        .into_iter()
-        .map(|c| world.clients[c].replicas.len() as u64)
-        .max()
-        .unwrap_or(0)
+/// The stateful tasks whose caught-up standbys on members number at least
+/// `min(wanted, members − 1)`.
+fn covered(world: &World, acceptable_milli: u64, wanted: u32, members: usize) -> u64 {
+    let needed = (wanted as usize).min(members.saturating_sub(1));
+    let stateful = world
+        .tasks
+        .iter_enumerated()
+        .filter(|(_, task)| task.stateful);
+    if needed == 0 {
+        // Every stateful task has the none it needs.
+        return stateful.count() as u64;
+    }
+    let covered = stateful.filter(|(t, task)| {
+        let caught_up = task
+            .standbys
+            .iter()
+            .filter(|&&c| world.clients[c].status == Status::Member)
+            .filter(|&&c| {
+                world.clients[c].stores.get(t).is_some_and(|s| {
+                    task.end.get().saturating_sub(s.offset.get()) <= acceptable_milli
+                })
+            })
+            .count();
+        caught_up >= needed
+    });
+    covered.count() as u64
 }

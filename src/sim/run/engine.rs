@@ -99,9 +99,15 @@ impl<'a> Run<'a> {
             self.clean_stores();
             if next_sample == Some(self.now) {
                 let census = self.census(&[]);
+                let backlog: u128 = self
+                    .world
+                    .tasks
+                    .iter()
+                    .map(|t| u128::from(t.backlog.get()))
+                    .sum();
                 let now = self.now;
                 self.ledger
-                    .sample(now, &census)
+                    .sample(now, &census, backlog)
                     .map_err(|o| self.overflow(o))?;
                 next_sample = self.now.checked_after(sample_every);
             }

@@ -389,13 +389,20 @@ impl Ledger {
         Ok(())
     }
 
-    /// The sample at `now`, of the world as `census` counted it: the values
-    /// at time 0, else the means over the interval since the last sample.
+    /// The sample at `now`, of the world as `census` counted it (with
+    /// `backlog_milli` milli-records of input behind, over all tasks): the
+    /// values at time 0, else the means over the interval since the last
+    /// sample.
     ///
     /// # Errors
     ///
     /// An [`Overflow`] of the records restored so far.
-    pub(crate) fn sample(&mut self, now: SimTime, census: &Census) -> Result<(), Overflow> {
+    pub(crate) fn sample(
+        &mut self,
+        now: SimTime,
+        census: &Census,
+        backlog_milli: u128,
+    ) -> Result<(), Overflow> {
         let restored_records = records_of(self.restored_milli, "restored_records.total")?;
         let span = u128::from(now.since(self.window.from).get());
         let w = self.window;
@@ -409,8 +416,7 @@ impl Ledger {
                 restoring_tasks_milli: census.restoring * 1000,
                 imbalance_milli: self.imbalance_milli,
                 max_replicas_per_client: census.max_replicas,
-                backlog_records: u64::try_from((census.backlog_milli + 500) / 1000)
-                    .unwrap_or(u64::MAX),
+                backlog_records: u64::try_from((backlog_milli + 500) / 1000).unwrap_or(u64::MAX),
                 restored_records,
             }
         } else {
