@@ -2,7 +2,7 @@
 //! seed in virtual time.
 //!
 //! The folder follows the run: `engine.rs` drives it (the loop, the
-//! rebalances); `world.rs` is the state (clients by [`ClientNo`](world),
+//! rebalances); `world.rs` is the state (clients by `ClientNo`,
 //! tasks by position, stores, the assignment in force); `agenda.rs` what is
 //! due when, `churn.rs` the churn drawn from the seed and `membership.rs`
 //! what a happening does to the group; `leader.rs` what the group leader

@@ -8,7 +8,6 @@
 //! duration, racks and subtopologies that exist, the clients' membership the
 //! events imply, and the limits (`limits.rs`).
 //!
-//!
 //! The folder: `file.rs` reads the TOML text (`document.rs` is its shape,
 //! key for key, `values.rs` its checked leaf values, `duration.rs` its
 //! durations); `check.rs` and `membership.rs` check the rules between
