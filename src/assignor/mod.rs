@@ -22,5 +22,5 @@ pub mod smooth;
 pub mod sticky;
 mod strategy;
 
-pub use registry::{all, by_name, names};
+pub use registry::{all, by_name, named, names};
 pub use strategy::{AssignError, Assignor, Claims, LeaveBehaviour, StrategyInfo};

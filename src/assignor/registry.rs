@@ -9,6 +9,7 @@ use super::samza::Samza;
 use super::smooth::Smooth;
 use super::sticky::{FallbackPrior, LegacySticky};
 use super::strategy::Assignor;
+use crate::model::InputError;
 
 static ALL: &[&dyn Assignor] = &[
     &Kip441,
@@ -31,6 +32,17 @@ pub fn all() -> &'static [&'static dyn Assignor] {
 /// The strategy registered under `name`.
 pub fn by_name(name: &str) -> Option<&'static dyn Assignor> {
     ALL.iter().copied().find(|a| a.info().name == name)
+}
+
+/// The strategy registered under `name`, given at `path` (`--strategy`,
+/// `strategies[2]`).
+///
+/// # Errors
+///
+/// An [`InputError`] at `path` listing the registered names, for a name no
+/// strategy has: every front's message for an unknown strategy.
+pub fn named(path: impl Into<String>, name: &str) -> Result<&'static dyn Assignor, InputError> {
+    by_name(name).ok_or_else(|| InputError::one_of(path, &names(), name))
 }
 
 /// The registered names, in registry order.

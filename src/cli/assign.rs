@@ -5,7 +5,6 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use smoothscale::model::InputError;
 use smoothscale::wire::ReadError;
 use smoothscale::{assignor, wire, ClusterState};
 
@@ -26,10 +25,8 @@ pub(crate) struct AssignArgs {
 
 /// Reads the state, assigns, validates, prints the plan.
 pub(crate) fn run(args: &AssignArgs) -> Result<(), Failure> {
-    let strategy = assignor::by_name(&args.strategy).ok_or_else(|| {
-        let e = InputError::one_of("--strategy", &assignor::names(), &args.strategy);
-        Failure::BadInput(e.to_string())
-    })?;
+    let strategy = assignor::named("--strategy", &args.strategy)
+        .map_err(|e| Failure::BadInput(e.to_string()))?;
     let state = read_state(args.file.as_ref())?;
     let plan = wire::assign_json(strategy, &state, args.metrics).map_err(|e| {
         if e.is_bad_input() {

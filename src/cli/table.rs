@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 use smoothscale::model::one_line;
 use smoothscale::sim::overrides::label;
 use smoothscale::sim::report::PointSweep;
-use smoothscale::sim::report::{flat_metrics, Column, Fixed, METRICS};
+use smoothscale::sim::report::{Column, Figures, Fixed, METRICS};
 use smoothscale::sim::{Outcome, RunResult};
 
 use smoothscale::sim::documents::{RunInfo, SweepInfo, VERSION};
@@ -84,11 +84,11 @@ pub(crate) fn comparison_table(info: &RunInfo, results: &[RunResult]) -> String 
             .collect(),
     ];
     for result in results {
-        let flat = flat_metrics(result, info.standbys_asked);
+        let figures = Figures::of(result, info.standbys_asked);
         let mut row = vec![result.strategy.clone()];
         let stopped = matches!(result.outcome, Outcome::Infeasible { .. });
         for h in &headlines {
-            let value = flat.iter().find(|(k, _)| k == h.key).and_then(|(_, v)| *v);
+            let value = figures[h.key];
             // A stopped run's figures cover only the time before it stopped:
             // they are in summary.json, not beside completed runs' figures.
             row.push(if stopped { String::new() } else { cell(value) });

@@ -51,18 +51,13 @@ fn guarded<'l, T>(
     }
 }
 
-/// A JNI call that failed: the glue, not the caller's input.
-fn glue(e: impl std::fmt::Display) -> Failure {
-    Failure::bug(e)
-}
-
 fn string(env: &mut JNIEnv<'_>, s: &JString<'_>, what: &str) -> Result<String, Failure> {
     if s.is_null() {
         return Err(Failure::input(format!("{what} must not be null")));
     }
     env.get_string(s)
         .map(Into::into)
-        .map_err(|e| glue(format!("{what}: {e}")))
+        .map_err(|e| Failure::bug(format!("{what}: {e}")))
 }
 
 fn bytes(env: &mut JNIEnv<'_>, array: &JByteArray<'_>, what: &str) -> Result<Vec<u8>, Failure> {
@@ -70,12 +65,12 @@ fn bytes(env: &mut JNIEnv<'_>, array: &JByteArray<'_>, what: &str) -> Result<Vec
         return Err(Failure::input(format!("{what} must not be null")));
     }
     env.convert_byte_array(array)
-        .map_err(|e| glue(format!("{what}: {e}")))
+        .map_err(|e| Failure::bug(format!("{what}: {e}")))
 }
 
 fn java_bytes<'l>(env: &mut JNIEnv<'l>, bytes: &[u8]) -> Result<JByteArray<'l>, Failure> {
     env.byte_array_from_slice(bytes)
-        .map_err(|e| glue(format!("cannot return {} bytes to Java: {e}", bytes.len())))
+        .map_err(|e| Failure::bug(format!("cannot return {} bytes to Java: {e}", bytes.len())))
 }
 
 /// `static native String[] strategies()`.
@@ -87,13 +82,14 @@ pub extern "system" fn Java_io_smoothscale_kafka_NativeBridge_strategies<'l>(
 ) -> JObjectArray<'l> {
     guarded(&mut env, JObjectArray::default(), |env| {
         let names = crate::strategies();
-        let len = jint::try_from(names.len()).map_err(glue)?;
+        let len = jint::try_from(names.len()).map_err(Failure::bug)?;
         let array = env
             .new_object_array(len, "java/lang/String", JObject::null())
-            .map_err(glue)?;
+            .map_err(Failure::bug)?;
         for (i, name) in (0..len).zip(names) {
-            let s = env.new_string(name).map_err(glue)?;
-            env.set_object_array_element(&array, i, s).map_err(glue)?;
+            let s = env.new_string(name).map_err(Failure::bug)?;
+            env.set_object_array_element(&array, i, s)
+                .map_err(Failure::bug)?;
         }
         Ok(array)
     })
@@ -129,7 +125,7 @@ pub extern "system" fn Java_io_smoothscale_kafka_NativeBridge_checkHandout<'l>(
         let handout = bytes(env, &handout, "handout")?;
         match crate::check_handout(&handout)? {
             None => Ok(JString::default()),
-            Some(violations) => env.new_string(violations).map_err(glue),
+            Some(violations) => env.new_string(violations).map_err(Failure::bug),
         }
     })
 }

@@ -206,8 +206,7 @@ pub fn strategies() -> Vec<&'static str> {
 /// [`Failure::Input`]: an unknown name, with the known ones
 /// (`strategy must be one of kip441, …, got "x"`).
 pub fn find(name: &str) -> Result<&'static dyn Assignor, Failure> {
-    assignor::by_name(name)
-        .ok_or_else(|| InputError::one_of("strategy", &strategies(), name).into())
+    Ok(assignor::named("strategy", name)?)
 }
 
 /// Runs `work`, turning a panic into a [`Failure::Bug`]: no panic may unwind

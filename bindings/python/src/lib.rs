@@ -21,7 +21,7 @@ use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use rayon::prelude::*;
 
-use smoothscale::model::{one_line, InputError};
+use smoothscale::model::one_line;
 use smoothscale::sim::documents::{self, RunInfo};
 use smoothscale::sim::{self, Scenario, SimError};
 use smoothscale::wire::{self, ReadError};
@@ -55,8 +55,7 @@ fn strategies() -> Vec<(&'static str, &'static str)> {
 
 /// The strategy called `name`.
 fn strategy(name: &str) -> PyResult<&'static dyn smoothscale::Assignor> {
-    assignor::by_name(name)
-        .ok_or_else(|| bad(InputError::one_of("strategy", &assignor::names(), name)))
+    assignor::named("strategy", name).map_err(bad)
 }
 
 /// The plan of `strategy` for the state `state_json` (the wire format), as

@@ -28,7 +28,7 @@ use crate::sim::run::units::Millis;
 use crate::sim::run::{RunMetrics, RunResult};
 
 /// What a metric is computed from: a run's ledger and what the scenario asked.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct Source<'a> {
     /// The run's metrics, as accumulated.
     pub metrics: &'a RunMetrics,
@@ -38,6 +38,25 @@ pub struct Source<'a> {
     pub stateful_tasks: u64,
     /// Whether the scenario asks for standbys (`num_standby_replicas > 0`).
     pub standbys_asked: bool,
+    /// Each task's total downtime, ascending (`metrics.task_down_ms`
+    /// sorted once for the percentiles).
+    pub task_down_sorted: Vec<Millis>,
+}
+
+impl<'a> Source<'a> {
+    /// The source of `result`'s figures; `standbys_asked` is whether the
+    /// scenario asks for standbys.
+    pub fn of(result: &'a RunResult, standbys_asked: bool) -> Source<'a> {
+        let mut task_down_sorted = result.metrics.task_down_ms.clone();
+        task_down_sorted.sort_unstable();
+        Source {
+            metrics: &result.metrics,
+            covered_ms: u128::from(result.covered_ms.get()),
+            stateful_tasks: result.stateful_tasks,
+            standbys_asked,
+            task_down_sorted,
+        }
+    }
 }
 
 /// A column of the command line's tables: its title and unit.
@@ -380,9 +399,7 @@ fn sum(a: u64, b: u64) -> Fixed {
 /// The nearest-rank `percent`-th percentile of the tasks' total downtimes,
 /// seconds; `None` without tasks.
 fn downtime_rank(s: &Source<'_>, percent: u32) -> Option<Fixed> {
-    let mut sorted: Vec<Millis> = s.metrics.task_down_ms.clone();
-    sorted.sort_unstable();
-    nearest_rank(&sorted, percent).map(Fixed::seconds)
+    nearest_rank(&s.task_down_sorted, percent).map(Fixed::seconds)
 }
 
 /// Every metric of one run, in [`METRICS`] order.
@@ -395,12 +412,7 @@ impl Figures {
     /// The figures of `result`; `standbys_asked` is whether the scenario
     /// asks for standbys (`num_standby_replicas > 0`).
     pub fn of(result: &RunResult, standbys_asked: bool) -> Figures {
-        let source = Source {
-            metrics: &result.metrics,
-            covered_ms: u128::from(result.covered_ms.get()),
-            stateful_tasks: result.stateful_tasks,
-            standbys_asked,
-        };
+        let source = Source::of(result, standbys_asked);
         Figures {
             values: METRICS.iter().map(|m| (m.value)(&source)).collect(),
         }

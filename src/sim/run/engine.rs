@@ -138,16 +138,17 @@ impl<'a> Run<'a> {
                 }
             }
             if owner.is_some() {
-                self.set_state(t, ActiveState::Running);
+                self.set_state(t, ActiveState::Running, SimTime::ZERO);
             }
         }
         self.ledger.started();
         Ok(Ok(()))
     }
 
-    /// Sets task `t`'s active state now; the ledger counts the outage it ends.
-    pub(super) fn set_state(&mut self, t: TaskIx, state: ActiveState) {
-        if let Some(outage) = self.world.set_state(t, state, self.now) {
+    /// Sets task `t`'s active state at `at`; the ledger counts the outage it
+    /// ends.
+    pub(super) fn set_state(&mut self, t: TaskIx, state: ActiveState, at: SimTime) {
+        if let Some(outage) = self.world.set_state(t, state, at) {
             self.ledger.outage(t, outage);
         }
     }
@@ -264,7 +265,7 @@ impl<'a> Run<'a> {
         self.watch_learners(&plan);
         let imbalance_milli = self.world.imbalance_milli();
         let in_force = PlanInForce {
-            active_moves: (applied.active_moves.total, applied.active_moves.stateful),
+            active_moves: applied.active_moves,
             replica_moves: applied.replica_moves,
             over_optimal,
             cross_rack_actives,
@@ -353,9 +354,7 @@ impl<'a> Run<'a> {
         )?;
         self.ledger.flow(&flow)?;
         for &t in &flow.finished {
-            if let Some(outage) = self.world.set_state(t, ActiveState::Running, stop) {
-                self.ledger.outage(t, outage);
-            }
+            self.set_state(t, ActiveState::Running, stop);
         }
         Ok(stop)
     }

@@ -12,6 +12,7 @@
 use super::census::Census;
 use super::stretch::Flow;
 use super::units::{accumulate, records_of, Millis, Overflow, Records, SimTime};
+use super::world::ActiveMoves;
 use crate::model::{IxVec, TaskIx};
 
 /// Metrics of one strategy on one scenario and seed, integers as accumulated.
@@ -141,7 +142,7 @@ pub(crate) enum Trigger {
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub(crate) struct PlanInForce {
     /// Actives that changed client, and the stateful ones among them.
-    pub active_moves: (u64, u64),
+    pub active_moves: ActiveMoves,
     /// Replicas placed on a client that did not hold the task as one.
     pub replica_moves: u64,
     /// Records its actives restore beyond `optimal`'s, when it meets
@@ -257,8 +258,8 @@ impl Ledger {
                 .plus(Records::new(excess), "restore_over_optimal.records")?;
             t.rebalances_within_optimal_shares += 1;
         }
-        t.active_moves += plan.active_moves.0;
-        t.stateful_active_moves += plan.active_moves.1;
+        t.active_moves += plan.active_moves.total;
+        t.stateful_active_moves += plan.active_moves.stateful;
         t.standby_moves += plan.replica_moves;
         self.cross_rack_actives = plan.cross_rack_actives;
         self.imbalance_milli = plan.imbalance_milli;

@@ -222,7 +222,7 @@ impl Run<'_> {
             self.ledger.lost_every_copy(n);
         }
         for t in self.world.clients[c].actives.clone() {
-            self.set_state(t, ActiveState::Down);
+            self.set_state(t, ActiveState::Down, self.now);
         }
         self.ledger.unsettle();
         let notice: Option<SimTime> = self.now.checked_after(self.settings.session_timeout);
@@ -240,7 +240,7 @@ impl Run<'_> {
         self.world.clients[c].status = status;
         self.world.clients[c].leaving_since = None;
         for t in self.world.clients[c].actives.clone() {
-            self.set_state(t, ActiveState::Down);
+            self.set_state(t, ActiveState::Down, self.now);
         }
         if status == Status::Gone {
             let left: Vec<_> = self.world.clients[c].stores.keys().copied().collect();

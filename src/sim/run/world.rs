@@ -316,10 +316,13 @@ impl World {
         let mut standbys: IxVec<TaskIx, BTreeSet<ClientNo>> =
             IxVec::from_elem(BTreeSet::new(), tasks);
         let mut replicas = standbys.clone();
+        let by_name: BTreeMap<&str, ClientNo> = self
+            .clients
+            .iter_enumerated()
+            .map(|(c, client)| (client.name.as_str(), c))
+            .collect();
         for (id, cp) in &plan.clients {
-            let c = self
-                .client_named(id.as_str())
-                .expect("a plan that passed validate names the members");
+            let c = by_name[id.as_str()];
             for &t in &cp.active {
                 owner[self.task_of(t)] = Some(c);
             }

@@ -503,9 +503,7 @@ fn strategy_names(names: Vec<String>) -> Read<Vec<String>> {
     }
     for (i, name) in names.iter().enumerate() {
         let here = format!("strategies[{i}]");
-        if assignor::by_name(name).is_none() {
-            return Err(InputError::one_of(here, &assignor::names(), name));
-        }
+        assignor::named(here.as_str(), name)?;
         if names[..i].contains(name) {
             return fail(here, format!("lists {} twice", quote(name)));
         }

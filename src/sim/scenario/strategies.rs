@@ -17,11 +17,7 @@ pub fn scenario_strategies(scenario: &Scenario) -> Result<Vec<&'static dyn Assig
         Some(names) => names
             .iter()
             .enumerate()
-            .map(|(i, name)| {
-                assignor::by_name(name).ok_or_else(|| {
-                    InputError::one_of(format!("strategies[{i}]"), &assignor::names(), name)
-                })
-            })
+            .map(|(i, name)| assignor::named(format!("strategies[{i}]"), name))
             .collect(),
     }
 }
@@ -44,10 +40,7 @@ pub fn choose_strategies(
     } else {
         names
             .iter()
-            .map(|name| {
-                assignor::by_name(name)
-                    .ok_or_else(|| InputError::one_of(given_as, &assignor::names(), name))
-            })
+            .map(|name| assignor::named(given_as, name))
             .collect::<Result<_, _>>()?
     };
     for (i, a) in chosen.iter().enumerate() {
