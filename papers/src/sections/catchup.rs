@@ -105,7 +105,10 @@ pub fn section(root: &Path, paper: &mut Paper) -> Result<(), String> {
             &rows,
         ),
     );
-    paper.figure("catchup", &chart)?;
+    paper.figure("catchup", &chart, &|at| {
+        let ratios: Vec<String> = at.iter().map(|p| format!("{:.2}", p.0)).collect();
+        format!("write / restore {}", plot::and_list(&ratios))
+    })?;
     paper.data("catchup", csv);
     Ok(())
 }

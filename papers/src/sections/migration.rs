@@ -12,7 +12,7 @@ use smoothscale::sim::Scenario;
 
 use super::{claim, Paper};
 use crate::fmt::{self, fixed, opt};
-use crate::plot::{self, Chart, Corner, Kind};
+use crate::plot::{self, Chart, Corner, Dash, Kind};
 use crate::runs;
 
 const WARMUPS: [u32; 4] = [1, 2, 4, 8];
@@ -105,6 +105,17 @@ impl Seen {
         }
         Ok(())
     }
+}
+
+/// Places on the migration figures, in words: their warm-up counts.
+fn warm_ups(at: &[(f64, f64)]) -> String {
+    let counts: Vec<String> = at.iter().map(|p| fmt::num(p.0, 0)).collect();
+    let unit = if counts == ["1"] {
+        "warm-up"
+    } else {
+        "warm-ups"
+    };
+    format!("{} {unit}", plot::and_list(&counts))
 }
 
 fn shape(s: &Scenario) -> Result<Shape, String> {
@@ -209,31 +220,39 @@ pub fn section(root: &Path, paper: &mut Paper) -> Result<(), String> {
                 }
             }
             let color = plot::color("", [2, 5, 6][i]);
-            chart.add(
-                &format!("kip441, probing every {interval} min"),
-                color,
-                Kind::LinePoints,
-                measured,
-            );
-            chart.add(
-                &format!("law, {interval} min"),
-                color,
-                Kind::Dashed,
-                predicted,
-            );
-            chart.add(
-                if i == 0 { "smooth (all intervals)" } else { "" },
-                plot::color("smooth", 0),
-                Kind::Points,
-                smooth,
-            );
+            chart
+                .add(
+                    &format!("kip441, probing every {interval} min"),
+                    color,
+                    Kind::LinePoints,
+                    measured,
+                )
+                .name = format!("kip441 probing every {interval} min");
+            chart
+                .add(
+                    &format!("law, {interval} min"),
+                    color,
+                    Kind::Line(Dash::Dashed),
+                    predicted,
+                )
+                .name = format!("the law for {interval} min");
+            chart
+                .add(
+                    if i == 0 { "smooth (all intervals)" } else { "" },
+                    plot::color("smooth", 0),
+                    Kind::Points,
+                    smooth,
+                )
+                .name = format!("smooth probing every {interval} min");
         }
-        chart.add(
-            "bandwidth bound",
-            plot::GREY,
-            Kind::Dashed,
-            vec![(1.0, bound / 3600.0), (8.0, bound / 3600.0)],
-        );
+        chart
+            .add(
+                "bandwidth bound",
+                plot::GREY,
+                Kind::Line(Dash::Dashed),
+                vec![(1.0, bound / 3600.0), (8.0, bound / 3600.0)],
+            )
+            .name = "the bandwidth bound".into();
         seen.bound.insert(label, bound);
         paper.set(&format!("migration.{label}.rate"), fmt::int(rate));
         paper.set(
@@ -265,7 +284,7 @@ pub fn section(root: &Path, paper: &mut Paper) -> Result<(), String> {
     );
     seen.check_and_set(paper)?;
     for (label, chart) in charts {
-        paper.figure(&format!("migration-{label}"), &chart)?;
+        paper.figure(&format!("migration-{label}"), &chart, &warm_ups)?;
     }
     paper.data("migration", csv);
     Ok(())

@@ -14,7 +14,7 @@ mod systems;
 use std::path::Path;
 
 use crate::output::Outputs;
-use crate::plot::Chart;
+use crate::plot::{self, Chart};
 use crate::template::{self, Values};
 
 /// What the sections make: the template's values and the files.
@@ -27,19 +27,31 @@ pub struct Paper {
 }
 
 impl Paper {
-    /// Draws `chart` to `figures/NAME.svg` and sets `{{figure.NAME}}` to
-    /// its Markdown image (the caption is the template's).
+    /// Draws `chart` to `figures/NAME.svg`, sets `{{figure.NAME}}` to its
+    /// Markdown image (the caption is the template's) and
+    /// `{{figure.NAME.coincide}}` to the sentence naming the marks drawn on
+    /// top of one another (empty when none are), the places of each in the
+    /// words of `places`: every caption must say what the picture hides.
     ///
     /// # Errors
     ///
     /// When the chart cannot be drawn.
-    pub fn figure(&mut self, name: &str, chart: &Chart) -> Result<(), String> {
+    pub fn figure(
+        &mut self,
+        name: &str,
+        chart: &Chart,
+        places: &plot::Places,
+    ) -> Result<(), String> {
         let svg = chart.svg()?;
         self.files
             .insert(format!("figures/{name}.svg"), svg.into_bytes());
         self.values.set(
             format!("figure.{name}"),
             format!("![{}](figures/{name}.svg)", chart.title),
+        );
+        self.values.set(
+            format!("figure.{name}.coincide"),
+            plot::describe(&chart.coincidences(), places),
         );
         Ok(())
     }

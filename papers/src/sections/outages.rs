@@ -15,14 +15,17 @@ use rand_chacha::ChaCha8Rng;
 
 use smoothscale::sim::PerturbSpec;
 
-use super::{swept, Paper};
+use super::{claim, swept, Paper};
 use crate::fmt;
-use crate::plot::{self, Chart, Corner, Kind};
+use crate::plot::{self, Chart, Corner, Dash, Kind, Scale};
 use crate::runs;
 
 const SEEDS: u64 = 100;
 const SCENARIOS: [&str; 3] = ["random-churn", "crash-disk-loss", "rack-outage"];
 const STRATEGIES: [&str; 4] = ["kip441", "kip441-learner", "sticky", "smooth"];
+/// Their curves' dashes: where curves run together, the one drawn on top
+/// leaves gaps through which the others show.
+const DASHES: [Dash; 4] = [Dash::Solid, Dash::Long, Dash::Dashed, Dash::Dotted];
 /// Resamples of the seeds for the bands and intervals.
 const RESAMPLES: usize = 200;
 /// Points at which the distribution functions are drawn.
@@ -115,6 +118,29 @@ fn pooled(runs: &[&Run]) -> Vec<f64> {
     all
 }
 
+/// The shortest positive downtime of any strategy's runs and the longest
+/// (s); (1, 1) when no task was ever down.
+fn extent(mine: &[(&str, &Vec<Run>)]) -> (f64, f64) {
+    let all = mine
+        .iter()
+        .flat_map(|(_, runs)| runs.iter().flatten().copied());
+    let (lo, hi) = all
+        .filter(|&v| v > 0.0)
+        .fold((f64::INFINITY, 0.0_f64), |(lo, hi), v| {
+            (lo.min(v), hi.max(v))
+        });
+    if lo.is_finite() {
+        (lo, hi)
+    } else {
+        (1.0, 1.0)
+    }
+}
+
+/// The largest power of ten strictly below `shortest`.
+fn edge_below(shortest: f64) -> f64 {
+    10f64.powf(shortest.log10().ceil() - 1.0)
+}
+
 /// A task down at most this long (s) was down for detection and pauses only.
 const SHORT_S: f64 = 120.0;
 
@@ -155,6 +181,8 @@ fn short_and_long(longest: &[(&str, f64)]) -> String {
 fn render(csv: &str, paper: &mut Paper) -> Result<(), String> {
     let runs = parse(csv)?;
     let mut rows = Vec::new();
+    // Each chart's left edge and shortest outage (s).
+    let mut edges: Vec<(f64, f64)> = Vec::new();
     for scenario in SCENARIOS {
         let mut longest: Vec<(&str, f64)> = Vec::new();
         let mine: Vec<(&str, &Vec<Run>)> = STRATEGIES
@@ -164,20 +192,25 @@ fn render(csv: &str, paper: &mut Paper) -> Result<(), String> {
                     .map(|r| (*s, r))
             })
             .collect();
-        // The x axis: up to the largest p99 (the tails are in the table).
-        let x_max = mine
-            .iter()
-            .map(|(_, r)| percentile(&pooled(&r.iter().collect::<Vec<_>>()), 990))
-            .fold(1.0, f64::max);
-        let grid: Vec<f64> = (0..=GRID).map(|i| x_max * i as f64 / GRID as f64).collect();
+        // A log time axis from the decade below the shortest outage (where
+        // each curve is the share of tasks never down) to the longest.
+        let (shortest, x_max) = extent(&mine);
+        let edge = edge_below(shortest);
+        edges.push((edge, shortest));
+        let grid: Vec<f64> = (0..=GRID)
+            .map(|i| edge * (x_max / edge).powf(i as f64 / GRID as f64))
+            .collect();
         let mut chart = Chart::new(
             &format!("{scenario}: per-task downtime, {SEEDS} seeds"),
-            "a task's total downtime over the run (s)",
+            "a task's total downtime over the run (s, log scale)",
             "share of tasks down at most that long",
         );
+        chart.x_scale = Scale::Log;
         chart.legend = Corner::LowerRight;
         chart.y_range = Some((0.0, 1.02));
         let mut rng = ChaCha8Rng::seed_from_u64(0);
+        // The curves, drawn after every band so that no band covers one.
+        let mut curves: Vec<(usize, Vec<(f64, f64)>)> = Vec::new();
         for (i, (strategy, strategy_runs)) in mine.iter().enumerate() {
             let all: Vec<&Run> = strategy_runs.iter().collect();
             let cdf = |sample: &[&Run]| -> Vec<f64> {
@@ -215,12 +248,7 @@ fn render(csv: &str, paper: &mut Paper) -> Result<(), String> {
                 Kind::Band(highs),
                 grid.iter().copied().zip(lows).collect(),
             );
-            chart.add(
-                strategy,
-                color,
-                Kind::Steps,
-                grid.iter().copied().zip(center).collect(),
-            );
+            curves.push((i, grid.iter().copied().zip(center).collect()));
             p99s.sort_by(f64::total_cmp);
             let everything = pooled(&all);
             longest.push((strategy, everything.last().copied().unwrap_or(0.0)));
@@ -241,12 +269,47 @@ fn render(csv: &str, paper: &mut Paper) -> Result<(), String> {
                 fmt::num(everything.last().copied().unwrap_or(0.0), 1),
             ]);
         }
-        paper.figure(&format!("outages-{scenario}"), &chart)?;
+        for (i, points) in curves {
+            let strategy = mine[i].0;
+            let dash = DASHES[STRATEGIES.iter().position(|s| *s == strategy).unwrap_or(0)];
+            chart.add(
+                strategy,
+                plot::color(strategy, i),
+                Kind::Steps(dash),
+                points,
+            );
+        }
+        paper.figure(&format!("outages-{scenario}"), &chart, &|at| {
+            let places: Vec<String> = at
+                .iter()
+                .map(|p| format!("{} s", fmt::num(p.0, 1)))
+                .collect();
+            plot::and_list(&places)
+        })?;
         paper.set(
             &format!("outages.{scenario}.short"),
             short_and_long(&longest),
         );
     }
+    let edge = edges.iter().map(|e| e.0).fold(f64::INFINITY, f64::min);
+    let shortest = edges.iter().map(|e| e.1).fold(f64::INFINITY, f64::min);
+    claim(
+        "every chart starts below the shortest outage",
+        edges.iter().all(|&(e, s)| e < s),
+    )?;
+    let edges_differ = edges.iter().any(|e| e.0 != edge);
+    paper.set(
+        "outages.edge",
+        if edges_differ {
+            "at a power of ten below the shortest outage of its scenario".to_string()
+        } else {
+            format!(
+                "at {} s, below the shortest outage of any run ({} s),",
+                fmt::num(edge, 0),
+                fmt::num(shortest, 1)
+            )
+        },
+    );
     paper.set("outages.seeds", SEEDS.to_string());
     paper.set("outages.resamples", RESAMPLES.to_string());
     paper.set(
@@ -267,4 +330,19 @@ fn render(csv: &str, paper: &mut Paper) -> Result<(), String> {
         ),
     );
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_time_axis_starts_a_power_of_ten_below_the_shortest_outage() {
+        assert!((edge_below(5.0) - 1.0).abs() < 1e-9);
+        assert!((edge_below(10.0) - 1.0).abs() < 1e-9);
+        assert!((edge_below(0.3) - 0.1).abs() < 1e-9);
+        let runs = [vec![0.0, 0.0, 5.0, 60.0], vec![0.0, 1_267.0]];
+        let mine = [("kip441", &runs.to_vec())];
+        assert_eq!(extent(&mine), (5.0, 1_267.0));
+    }
 }

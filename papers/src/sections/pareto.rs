@@ -14,7 +14,7 @@ use smoothscale::assignor;
 
 use super::{swept, Paper};
 use crate::fmt;
-use crate::plot::{self, Chart, Corner, Kind};
+use crate::plot::{self, Chart, Corner, Kind, Scale};
 use crate::runs;
 
 const SEEDS: u64 = 20;
@@ -131,11 +131,13 @@ fn render(csv: &str, paper: &mut Paper) -> Result<(), String> {
         })
         .collect();
     let mut chart = Chart::new(
-        "Random churn, 20 seeds: unavailability against time to converge",
+        &format!("Random churn, {SEEDS} seeds: unavailability against time to converge"),
         "mean time to converge after the last event (s)",
         "mean unavailability (task-s)",
     );
     chart.legend = Corner::UpperRight;
+    // Unavailability spans two orders of magnitude over the strategies.
+    chart.y_scale = Scale::Log;
     let mut order: Vec<&str> = Vec::new();
     for s in assignor::all() {
         let name = s.info().name;
@@ -143,12 +145,21 @@ fn render(csv: &str, paper: &mut Paper) -> Result<(), String> {
             order.push(name);
         }
     }
+    let configurations = WARMUPS.len() * INTERVALS_MIN.len();
+    let (mut undrawn, mut single) = (Vec::new(), Vec::new());
     for (i, name) in order.iter().enumerate() {
         let pts: Vec<(f64, f64)> = points
             .iter()
             .filter(|p| p.strategy == *name && p.converged > 0)
             .map(|p| (p.converge, p.unavailable))
             .collect();
+        if pts.is_empty() {
+            undrawn.push(name.to_string());
+            continue;
+        }
+        if pts.len() == configurations && pts.iter().all(|p| *p == pts[0]) {
+            single.push(name.to_string());
+        }
         chart.add(name, plot::color(name, i), Kind::Points, pts);
     }
     chart.add(
@@ -160,9 +171,37 @@ fn render(csv: &str, paper: &mut Paper) -> Result<(), String> {
             .map(|p| (p.converge, p.unavailable))
             .collect(),
     );
-    paper.figure("pareto", &chart)?;
+    paper.figure("pareto", &chart, &|at| {
+        let places: Vec<String> = at
+            .iter()
+            .map(|p| format!("({} s, {} task-s)", fmt::num(p.0, 0), fmt::num(p.1, 0)))
+            .collect();
+        plot::and_list(&places)
+    })?;
+    paper.set(
+        "pareto.single",
+        if single.is_empty() {
+            String::new()
+        } else {
+            format!(
+                " The {configurations} points of each of {} coincide: the same means at every configuration.",
+                plot::and_list(&single)
+            )
+        },
+    );
+    paper.set(
+        "pareto.undrawn",
+        if undrawn.is_empty() {
+            String::new()
+        } else {
+            format!(
+                " No point for {}: none of {} runs converged.",
+                plot::and_list(&undrawn),
+                if undrawn.len() == 1 { "its" } else { "their" }
+            )
+        },
+    );
     // A strategy that ignores the settings has the same point at every one.
-    let configurations = WARMUPS.len() * INTERVALS_MIN.len();
     let mut grouped: Vec<(&Point, Vec<String>)> = Vec::new();
     for p in &optimal {
         let setting = format!("{} warm-ups, {} min", p.warmups, p.interval);

@@ -12,9 +12,11 @@ use smoothscale::generate;
 
 use super::{read_data, Paper};
 use crate::fmt;
-use crate::plot::{self, Chart, Corner, Kind};
+use crate::plot::{self, Chart, Corner, Kind, Scale};
 
 const WRITTEN_BY: &str = "papers/measure-speed";
+/// The presets of growth with size: 1,000 clients, 1,000 to 100,000 tasks.
+const GROWTH: [&str; 3] = ["1000t_1000c", "10000t_1000c", "100000t_1000c"];
 
 /// Fills the speed table and draws growth with size.
 ///
@@ -49,7 +51,10 @@ pub fn section(root: &Path, paper: &mut Paper) -> Result<(), String> {
         "stateful tasks",
         "median time to assign (ms)",
     );
-    chart.legend = Corner::UpperLeft;
+    chart.x_scale = Scale::Log;
+    chart.y_scale = Scale::Log;
+    chart.legend = Corner::LowerRight;
+    let mut undrawn = Vec::new();
     for (i, name) in names.iter().enumerate() {
         let mut row = vec![format!("`{name}`")];
         for p in &presets {
@@ -60,17 +65,26 @@ pub fn section(root: &Path, paper: &mut Paper) -> Result<(), String> {
             );
         }
         rows.push(row);
-        let growth: Vec<(f64, f64)> = ["1000t_1000c", "10000t_1000c", "100000t_1000c"]
+        let growth: Vec<(f64, f64)> = GROWTH
             .iter()
             .filter_map(|p| {
                 let spec = generate::preset(p)?;
                 let ms = medians.get(&(name.to_string(), p.to_string()))?;
-                Some((f64::from(spec.stateful), *ms))
+                // A median that rounds to 0 has no place on a log axis.
+                (*ms > 0.0).then(|| (f64::from(spec.stateful), *ms))
             })
             .collect();
-        if growth.len() == 3 && *name != "optimal" {
-            chart.add(name, plot::color(name, i), Kind::LinePoints, growth);
+        if growth.len() < GROWTH.len() {
+            undrawn.push(format!("`{name}`"));
+            continue;
         }
+        // `floor` is no strategy: the grey of bounds, not a strategy's colour.
+        let color = if *name == "floor" {
+            plot::GREY
+        } else {
+            plot::color(name, i)
+        };
+        chart.add(name, color, Kind::LinePoints, growth);
     }
     let header: Vec<&str> = header.iter().map(String::as_str).collect();
     paper.set("speed.table", fmt::table(&header, 1, &rows));
@@ -80,7 +94,21 @@ pub fn section(root: &Path, paper: &mut Paper) -> Result<(), String> {
         .map(|p| format!("`{}` ({})", p.name, p.about))
         .collect();
     paper.set("speed.presets", presets_text.join("; "));
-    paper.figure("speed-growth", &chart)?;
+    paper.set(
+        "speed.undrawn",
+        if undrawn.is_empty() {
+            "every strategy is drawn".to_string()
+        } else {
+            format!(
+                "{} not drawn: not measured at every size (the table)",
+                plot::and_list(&undrawn)
+            )
+        },
+    );
+    paper.figure("speed-growth", &chart, &|at| {
+        let sizes: Vec<String> = at.iter().map(|p| fmt::num(p.0, 0)).collect();
+        format!("{} tasks", plot::and_list(&sizes))
+    })?;
     let kafka = read_data(root, "speed-kafka.md", WRITTEN_BY)?;
     paper.set("speed.kafka", kafka.trim_end().to_string());
     Ok(())
