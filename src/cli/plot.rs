@@ -48,7 +48,7 @@ use smoothscale::sim::{Outcome, RunResult, Scenario};
 
 pub(crate) use markers::short_time;
 use markers::{ChurnMark, Marker, Placement};
-use style::{Look, EVENT_COLOR};
+use style::{Look, AXIS_WIDTH, EVENT_COLOR, EVENT_WIDTH, LINE_WIDTH};
 
 /// One chart: the file it goes to and its SVG text.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -406,6 +406,7 @@ fn draw(context: &Context, chart: &Chart) -> Result<String, String> {
             .y_label_formatter(&y_format)
             .label_style((FONT, 14))
             .axis_desc_style((FONT, 15))
+            .axis_style(BLACK.stroke_width(AXIS_WIDTH))
             .bold_line_style(RGBColor(225, 225, 225))
             .light_line_style(RGBColor(245, 245, 245))
             .draw()
@@ -448,7 +449,7 @@ fn event_lines<DB: DrawingBackend>(
         context
             .events
             .iter()
-            .map(|e| PathElement::new(vertical(e.at_ms), EVENT_COLOR.stroke_width(1))),
+            .map(|e| PathElement::new(vertical(e.at_ms), EVENT_COLOR.stroke_width(EVENT_WIDTH))),
     )?;
     Ok(())
 }
@@ -466,7 +467,7 @@ fn run_lines<DB: DrawingBackend>(plot: &mut Plot2d<DB>, lines: &[Line], scale: S
         let fill = look.color.filled();
         plot.draw_series(LineSeries::new(
             points.iter().copied(),
-            look.color.stroke_width(2),
+            look.color.stroke_width(LINE_WIDTH),
         ))?;
         plot.draw_series(
             marked_points(points.len(), i, lines.len())
@@ -574,7 +575,7 @@ fn legend<DB: DrawingBackend>(
         let look = line.look;
         area.draw(&PathElement::new(
             [(8, y), (44, y)],
-            look.color.stroke_width(2),
+            look.color.stroke_width(LINE_WIDTH),
         ))?;
         area.draw(
             &(EmptyElement::at((26, y)) + Polygon::new(look.shape.outline(), look.color.filled())),
@@ -599,7 +600,7 @@ fn legend<DB: DrawingBackend>(
     if !context.events.is_empty() {
         area.draw(&PathElement::new(
             [(26, y - 9), (26, y + 9)],
-            EVENT_COLOR.stroke_width(1),
+            EVENT_COLOR.stroke_width(EVENT_WIDTH),
         ))?;
         area.draw(&Text::new("scripted", (52, y), name_style.clone()))?;
         y += 24;
@@ -715,6 +716,63 @@ mod tests {
         // 180 million records at most: the axis counts millions.
         assert!(plots[3].svg.contains("records restored so far (millions)"));
         assert!(plots[6].svg.contains("so far (thousands of task-s)"));
+    }
+
+    /// The opening tags of `svg`'s lines (`<line`, `<polyline`).
+    fn line_tags(svg: &str) -> Vec<&str> {
+        svg.split('<')
+            .filter(|t| t.starts_with("line ") || t.starts_with("polyline "))
+            .map(|t| &t[..t.find('>').unwrap_or(t.len())])
+            .collect()
+    }
+
+    /// Every registered strategy's line is dashed in its pattern (its line
+    /// and its legend sample, nothing else); the axes and ticks, black like
+    /// the last strategy, and the grid are solid.
+    #[test]
+    fn axes_and_ticks_are_solid_in_every_strategys_company() {
+        let runs: Vec<RunResult> = smoothscale::assignor::names()
+            .iter()
+            .zip(1..)
+            .map(|(name, slope)| run(name, slope, 61, 60_000))
+            .collect();
+        let mut context = context("all", 3_600_000);
+        context.events = vec![Marker {
+            at_ms: 600_000,
+            label: "scale-out +2".to_string(),
+        }];
+        for plot in plots(&context, &runs).unwrap() {
+            let tags = line_tags(&plot.svg);
+            let axis = format!("stroke=\"#000000\" stroke-width=\"{AXIS_WIDTH}\"");
+            let axes: Vec<&&str> = tags.iter().filter(|t| t.contains(&axis)).collect();
+            // Two axes and their ticks.
+            assert!(axes.len() >= 4, "{}: {axes:?}", plot.file_name);
+            for tag in &tags {
+                if !tag.contains("stroke-dasharray") {
+                    continue;
+                }
+                let RGBColor(r, g, b) = EVENT_COLOR;
+                let event = format!("stroke=\"#{r:02X}{g:02X}{b:02X}\"");
+                let line = format!("stroke-width=\"{LINE_WIDTH}\"");
+                assert!(
+                    tag.contains(&line) || tag.contains(&event),
+                    "{}: a dashed line that is neither a strategy's nor an event's: {tag}",
+                    plot.file_name
+                );
+            }
+            for name in smoothscale::assignor::names() {
+                let Some(dash) = Look::of(name, 0).dash else {
+                    continue;
+                };
+                let dashed = format!("stroke-dasharray=\"{dash}\"");
+                assert_eq!(
+                    tags.iter().filter(|t| t.contains(&dashed)).count(),
+                    2,
+                    "{}: {name}",
+                    plot.file_name
+                );
+            }
+        }
     }
 
     #[test]
