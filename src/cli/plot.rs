@@ -2,7 +2,10 @@
 //! library's [`TIME_SERIES`] (available tasks, restoring tasks, imbalance,
 //! cumulative restored records) and the cumulative unavailability
 //! (`smoothscale::sim::report::cumulative`), over simulated time, one line per strategy, both axes
-//! labelled with their units and ticked.
+//! labelled with their units and ticked. The unavailability chart's legend
+//! gives each run's `unavailable_task_s.total` as `summary.json` and the
+//! table print it (the metric record's exact decimal, not the sum of the
+//! samples the line draws, which ends there within sampling error).
 //!
 //! Every chart marks the scenario's scripted events (a dashed grey line
 //! with a short label, `scale-out +2`, `crash c3`) and the churn its seed
@@ -43,7 +46,7 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use smoothscale::sim::report::cumulative;
-use smoothscale::sim::report::{Fixed, TimeSeries, TIME_SERIES};
+use smoothscale::sim::report::{Figures, TimeSeries, TIME_SERIES};
 use smoothscale::sim::{Outcome, RunResult, Scenario};
 
 pub(crate) use markers::short_time;
@@ -78,6 +81,7 @@ pub(crate) struct Context {
     seed: u64,
     duration_ms: u64,
     total_tasks: u64,
+    standbys_asked: bool,
     events: Vec<Marker>,
     churn: Vec<ChurnMark>,
 }
@@ -90,6 +94,7 @@ impl Context {
             seed,
             duration_ms: scenario.duration_ms,
             total_tasks: scenario.total_tasks(),
+            standbys_asked: scenario.config.num_standby_replicas > 0,
             events: markers::scripted(scenario),
             churn: markers::churn(scenario, seed),
         }
@@ -183,7 +188,7 @@ pub(crate) fn plots(context: &Context, results: &[RunResult]) -> Result<Vec<Plot
     let charts = TIME_SERIES
         .iter()
         .map(|series| series_chart(series, results))
-        .chain([unavailability_chart(context.total_tasks, results)]);
+        .chain([unavailability_chart(context, results)]);
     charts
         .zip(PLOT_FILES)
         .map(|(chart, file_name)| {
@@ -218,18 +223,20 @@ fn series_chart(series: &TimeSeries, results: &[RunResult]) -> Chart {
 }
 
 /// The cumulative unavailability chart; each legend entry gives the run's
-/// total (what the line ends at).
-fn unavailability_chart(total_tasks: u64, results: &[RunResult]) -> Chart {
+/// total as `summary.json` and the table print it (the metric
+/// [`cumulative::TOTAL`], which the line, summed from the samples, ends at
+/// within sampling error).
+fn unavailability_chart(context: &Context, results: &[RunResult]) -> Chart {
     let lines = results
         .iter()
         .enumerate()
         .map(|(i, r)| {
-            let sums = cumulative::unavailable_so_far(total_tasks, &r.samples);
-            let last = sums.last().map_or(Fixed::int(0), |(_, f)| *f);
+            let sums = cumulative::unavailable_so_far(context.total_tasks, &r.samples);
             let mut line = Line::of(r, i, sums.iter().map(|(t, f)| (*t, f.to_f64())).collect());
-            let total =
-                Fixed::ratio(last.scaled, 10u128.pow(last.decimals), 1).unwrap_or(Fixed::int(0));
-            line.notes.insert(0, format!("{total} task-s"));
+            let total = Figures::of(r, context.standbys_asked)[cumulative::TOTAL];
+            let total = total.map_or_else(|| "-".to_string(), |t| t.to_string());
+            line.notes
+                .insert(0, format!("{total} {}", cumulative::UNIT));
             line
         })
         .collect();
@@ -653,6 +660,7 @@ mod tests {
             seed: 7,
             duration_ms,
             total_tasks: 48,
+            standbys_asked: true,
             events: Vec::new(),
             churn: Vec::new(),
         }
@@ -775,18 +783,47 @@ mod tests {
         }
     }
 
+    /// The text of every `<text>` element of `svg`, in document order.
+    fn texts(svg: &str) -> Vec<&str> {
+        svg.split("<text")
+            .skip(1)
+            .filter_map(|t| {
+                let body = &t[t.find('>')? + 1..];
+                Some(body[..body.find("</text>")?].trim())
+            })
+            .collect()
+    }
+
+    /// The value of `"total"` under `"unavailable_task_s"` of `strategy` in
+    /// the text of a `summary.json`, as written.
+    fn summary_total<'a>(summary: &'a str, strategy: &str) -> &'a str {
+        let at = summary.find(&format!("\"{strategy}\": {{")).unwrap();
+        let block = &summary[at..];
+        let block = &block[block.find("\"unavailable_task_s\": {").unwrap()..];
+        let value = &block[block.find("\"total\": ").unwrap() + "\"total\": ".len()..];
+        value[..value.find(['\n', ',']).unwrap()].trim()
+    }
+
+    /// The legend gives each run's total as `summary.json` writes it, not
+    /// the sum of the samples (which the line ends at within sampling
+    /// error): the fixture's samples sum to 45 task-s, its metric says
+    /// 12.350.
     #[test]
-    fn the_unavailability_legend_gives_each_total() {
-        // kip441's sample i holds 48 − (i mod 7) available of 48, for the
-        // minute ending at i: minutes 1..56 give 8 × (1+2+…+6) = 168
-        // task-minutes, minutes 57..60 give 1+2+3+4 = 10: 178 task-minutes
-        // = 10680 task-s.
-        let plots = plots(&context("x", 3_600_000), &sample_runs()).unwrap();
-        assert!(
-            plots[6].svg.contains("10680.0 task-s\n</text>"),
-            "{}",
-            plots[6].svg
-        );
+    fn the_unavailability_legend_gives_each_total_as_summary_json_does() {
+        use crate::cli::outputs::fixtures::{completed, infeasible, info};
+        let results = [completed(), infeasible()];
+        let mut context = context("tiny", 120_000);
+        context.total_tasks = 6;
+        let svg = &plots(&context, &results).unwrap()[6].svg;
+        let summary = smoothscale::sim::documents::summary_json(&info(), &results);
+        let texts = texts(svg);
+        for r in &results {
+            let total = summary_total(&summary, &r.strategy);
+            let at = texts.iter().position(|t| *t == r.strategy).unwrap();
+            assert_eq!(texts[at + 1], format!("{total} task-s"), "{svg}");
+        }
+        assert!(texts.contains(&"12.350 task-s"), "{texts:?}");
+        assert!(texts.contains(&"0.000 task-s"), "{texts:?}");
     }
 
     #[test]

@@ -607,12 +607,22 @@ fn legend_notes<'a>(svg: &'a str, strategy: &str, names: &[&str]) -> Vec<&'a str
         .collect()
 }
 
-/// The cumulative unavailability chart ends, for every strategy, at the
-/// run's `unavailable_task_s.total` within sampling error. Samples every
-/// second: each outage (of one task, opened by an event or a rebalance) is
-/// off by less than one sample interval, so the error is below tasks ×
-/// 1 s × (events + rebalances + 1); samples that hold interval means make
-/// it exact.
+/// The value of `"total"` under `"unavailable_task_s"` of `strategy` in
+/// the text of a `summary.json`, as written.
+fn summary_total<'a>(summary: &'a str, strategy: &str) -> &'a str {
+    let block = &summary[summary.find(&format!("\"{strategy}\": {{")).unwrap()..];
+    let block = &block[block.find("\"unavailable_task_s\": {").unwrap()..];
+    let value = &block[block.find("\"total\": ").unwrap() + "\"total\": ".len()..];
+    value[..value.find(['\n', ',']).unwrap()].trim()
+}
+
+/// The cumulative unavailability chart: its legend gives every strategy's
+/// `unavailable_task_s.total` as `summary.json` writes it, and its line
+/// (Σ (tasks − available) × interval over the samples of `timeseries.csv`)
+/// ends there within sampling error. Samples every second: each outage
+/// (of one task, opened by an event or a rebalance) is off by less than
+/// one sample interval, so the error is below tasks × 1 s × (events +
+/// rebalances + 1); samples that hold interval means make it exact.
 #[test]
 fn the_unavailability_chart_ends_at_the_runs_unavailable_task_seconds() {
     let text = SCENARIO.replace("sample_every = \"1m\"", "sample_every = \"1s\"");
@@ -622,7 +632,9 @@ fn the_unavailability_chart_ends_at_the_runs_unavailable_task_seconds() {
     let run = smoothscale(&["simulate", s(&file), "--out", s(&out)], 2);
     assert_eq!(run.code, Some(0), "{run:?}");
     let svg = String::from_utf8(read(&out.join("unavailability.svg"))).unwrap();
-    let summary: Value = serde_json::from_slice(&read(&out.join("summary.json"))).unwrap();
+    let summary_text = String::from_utf8(read(&out.join("summary.json"))).unwrap();
+    let summary: Value = serde_json::from_str(&summary_text).unwrap();
+    let csv = String::from_utf8(read(&out.join("timeseries.csv"))).unwrap();
     let (tasks, events) = (12.0, 2.0);
     let mut some_down = false;
     for name in STRATEGIES {
@@ -630,7 +642,24 @@ fn the_unavailability_chart_ends_at_the_runs_unavailable_task_seconds() {
         let total = metrics["unavailable_task_s"]["total"].as_f64().unwrap();
         let rebalances = metrics["rebalances"]["total"].as_f64().unwrap();
         let notes = legend_notes(&svg, name, &STRATEGIES);
-        let drawn: f64 = notes[0].trim_end_matches(" task-s").parse().unwrap();
+        assert_eq!(
+            notes[0],
+            format!("{} task-s", summary_total(&summary_text, name)),
+            "{name}"
+        );
+        // (t_s, available_tasks) of the strategy's samples.
+        let samples: Vec<(f64, f64)> = csv
+            .lines()
+            .filter(|l| l.starts_with(&format!("{name},")))
+            .map(|l| {
+                let cells: Vec<f64> = l.split(',').skip(1).map(|c| c.parse().unwrap()).collect();
+                (cells[0], cells[1])
+            })
+            .collect();
+        let drawn: f64 = samples
+            .windows(2)
+            .map(|w| (tasks - w[1].1) * (w[1].0 - w[0].0))
+            .sum();
         let bound = tasks * 1.0 * (events + rebalances + 1.0) + 0.05;
         assert!(
             (drawn - total).abs() <= bound,
@@ -639,11 +668,7 @@ fn the_unavailability_chart_ends_at_the_runs_unavailable_task_seconds() {
         some_down |= total > bound;
     }
     // The bound is below what the runs lose: it tells a wrong sum.
-    assert!(
-        some_down,
-        "{}",
-        String::from_utf8_lossy(&read(&out.join("summary.json")))
-    );
+    assert!(some_down, "{summary_text}");
     assert!(svg.contains("cumulative unavailability"));
     assert!(svg.contains("task-seconds without a running active so far ("));
 }
