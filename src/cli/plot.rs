@@ -13,7 +13,15 @@
 //! infeasible (a bold × where its line ends, and `(infeasible at 12m)` in
 //! its legend entry), and names the scenario, the seed and the smoothscale
 //! version in a footer. Strategies differ by colour (a colour-blind-safe
-//! palette), line pattern and marker, fixed per strategy (`style`).
+//! palette), line pattern and marker, fixed per strategy (`style`); the
+//! axes, ticks and grid are solid.
+//!
+//! Every chart is always written, so the set of files is the same for
+//! every scenario. A chart whose values are 0 throughout every run (the
+//! input backlog of a scenario without `process_rate`, the replicas of one
+//! without standbys or warm-ups) draws no lines: it says so in the middle
+//! (`no input backlog in any run`, the series' `nothing`), over its axes,
+//! events, legend and infeasible marks.
 //!
 //! To look at them, run `smoothscale simulate simulations/scale-out.toml
 //! --out target/plot-preview` and open the SVG files.
@@ -145,6 +153,8 @@ struct Chart {
     unit: &'static str,
     /// Whether large values in `unit` are shown in thousands (millions, …).
     scaled: bool,
+    /// What the chart says, centred, when every value of every run is 0.
+    nothing: &'static str,
     /// One line per run, in run order.
     lines: Vec<Line>,
 }
@@ -218,6 +228,7 @@ fn series_chart(series: &TimeSeries, results: &[RunResult]) -> Chart {
         label: series.label,
         unit: series.unit,
         scaled: false,
+        nothing: series.nothing,
         lines,
     }
 }
@@ -245,6 +256,7 @@ fn unavailability_chart(context: &Context, results: &[RunResult]) -> Chart {
         label: cumulative::LABEL,
         unit: cumulative::UNIT,
         scaled: true,
+        nothing: cumulative::NOTHING,
         lines,
     }
 }
@@ -419,7 +431,12 @@ fn draw(context: &Context, chart: &Chart) -> Result<String, String> {
             .draw()
             .map_err(failed)?;
         event_lines(&mut plot, context, scale).map_err(failed)?;
-        run_lines(&mut plot, &chart.lines, scale).map_err(failed)?;
+        // All 0: lines along the x axis would look like an empty chart.
+        let empty = raw_max <= 0.0;
+        if empty {
+            nothing(&mut plot, chart.nothing, scale, x_end).map_err(failed)?;
+        }
+        run_lines(&mut plot, &chart.lines, scale, !empty).map_err(failed)?;
         event_marks(&mut plot, context, scale).map_err(failed)?;
         legend(&legend_area, context, &chart.lines).map_err(failed)?;
         footer
@@ -461,9 +478,15 @@ fn event_lines<DB: DrawingBackend>(
     Ok(())
 }
 
-/// Each run's line with its markers, and a bold × labelled `infeasible`
-/// where an infeasible run stopped (at its last value).
-fn run_lines<DB: DrawingBackend>(plot: &mut Plot2d<DB>, lines: &[Line], scale: Scale) -> Drawn<DB> {
+/// Each run's line with its markers (when `with_lines`; a chart with
+/// nothing to show has none), and a bold × labelled `infeasible` where an
+/// infeasible run stopped (at its last value).
+fn run_lines<DB: DrawingBackend>(
+    plot: &mut Plot2d<DB>,
+    lines: &[Line],
+    scale: Scale,
+    with_lines: bool,
+) -> Drawn<DB> {
     for (i, line) in lines.iter().enumerate() {
         let points: Vec<(f64, f64)> = line
             .points
@@ -472,14 +495,17 @@ fn run_lines<DB: DrawingBackend>(plot: &mut Plot2d<DB>, lines: &[Line], scale: S
             .collect();
         let look = line.look;
         let fill = look.color.filled();
-        plot.draw_series(LineSeries::new(
-            points.iter().copied(),
-            look.color.stroke_width(LINE_WIDTH),
-        ))?;
-        plot.draw_series(
-            marked_points(points.len(), i, lines.len())
-                .map(|k| EmptyElement::at(points[k]) + Polygon::new(look.shape.outline(), fill)),
-        )?;
+        if with_lines {
+            plot.draw_series(LineSeries::new(
+                points.iter().copied(),
+                look.color.stroke_width(LINE_WIDTH),
+            ))?;
+            plot.draw_series(
+                marked_points(points.len(), i, lines.len()).map(|k| {
+                    EmptyElement::at(points[k]) + Polygon::new(look.shape.outline(), fill)
+                }),
+            )?;
+        }
         if let Some(at) = line.stopped_ms {
             let y = points.last().map_or(0.0, |p| p.1);
             let cross = Polygon::new(style::stop_outline(), fill);
@@ -496,6 +522,22 @@ fn run_lines<DB: DrawingBackend>(plot: &mut Plot2d<DB>, lines: &[Line], scale: S
             plot.draw_series([EmptyElement::at((scale.x(at), y)) + cross + label])?;
         }
     }
+    Ok(())
+}
+
+/// The message of a chart whose values are all 0 (or that has none), in
+/// the middle of the plot, where the lines would be.
+fn nothing<DB: DrawingBackend>(
+    plot: &mut Plot2d<DB>,
+    message: &str,
+    scale: Scale,
+    x_end: f64,
+) -> Drawn<DB> {
+    let style = TextStyle::from((FONT, 18).into_font())
+        .color(&RGBColor(0x44, 0x44, 0x44))
+        .pos(Pos::new(HPos::Center, VPos::Center));
+    let middle = (x_end / 2.0, scale.y_end / 2.0);
+    plot.draw_series([EmptyElement::at(middle) + Text::new(message.to_string(), (0, 0), style)])?;
     Ok(())
 }
 
@@ -879,10 +921,48 @@ mod tests {
         let mut empty = run("kip441", 1, 0, 60_000);
         empty.samples.clear();
         let plots = plots(&context("empty", 60_000), &[empty]).unwrap();
-        for plot in plots {
+        let messages = TIME_SERIES
+            .iter()
+            .map(|s| s.nothing)
+            .chain([cumulative::NOTHING]);
+        for (plot, message) in plots.iter().zip(messages) {
             assert!(plot.svg.starts_with("<svg"));
             assert!(plot.svg.contains("simulated time (min)"));
+            assert!(texts(&plot.svg).contains(&message), "{}", plot.file_name);
         }
+    }
+
+    /// A chart whose values are all 0 says so in the middle instead of
+    /// drawing lines along the x axis; it keeps its axes, its legend and an
+    /// infeasible run's mark. Charts with data carry no such message.
+    #[test]
+    fn a_chart_of_zeros_says_so() {
+        let mut runs = sample_runs();
+        for r in &mut runs {
+            for s in &mut r.samples {
+                s.backlog_records = 0;
+            }
+        }
+        let plots = plots(&context("calm", 3_600_000), &runs).unwrap();
+        let backlog = &plots[4];
+        assert_eq!(backlog.file_name, "backlog.svg");
+        let said = texts(&backlog.svg);
+        assert!(said.contains(&"no input backlog in any run"), "{said:?}");
+        for name in ["kip441", "sticky", "heron-ffd"] {
+            assert!(said.contains(&name), "{name}: {said:?}");
+        }
+        assert_eq!(said.iter().filter(|t| **t == "infeasible").count(), 1);
+        // The legend's samples are the only lines at a strategy's width.
+        let width = format!("stroke-width=\"{LINE_WIDTH}\"");
+        assert_eq!(backlog.svg.matches(&width).count(), runs.len());
+        assert!(backlog.svg.contains("(records)"));
+        for (plot, series) in plots.iter().zip(&TIME_SERIES) {
+            if plot.file_name != "backlog.svg" {
+                assert!(!plot.svg.contains(series.nothing), "{}", plot.file_name);
+                assert!(plot.svg.matches(&width).count() > runs.len());
+            }
+        }
+        assert!(!plots[6].svg.contains(cumulative::NOTHING));
     }
 
     #[test]

@@ -19,6 +19,8 @@ pub const TITLE: &str = "cumulative unavailability";
 pub const LABEL: &str = "task-seconds without a running active so far";
 /// The unit of a value.
 pub const UNIT: &str = "task-s";
+/// What a chart of it says when it is 0 throughout every run.
+pub const NOTHING: &str = "no task unavailable in any run";
 /// The metric (a key of [`METRICS`](super::METRICS)) the series ends at
 /// within sampling error: a chart's legend gives its value, as
 /// `summary.json` does.
