@@ -850,3 +850,106 @@ fn plots_are_byte_identical_on_one_and_two_threads() {
         assert_eq!(read(&one.join(plot)), read(&two.join(plot)), "{plot}");
     }
 }
+
+/// The terminal width the default tables fit.
+const TABLE_WIDTH: usize = 120;
+
+/// The cell of `row` in the right-aligned column whose title `header`
+/// holds (the token that ends where the title ends); empty when blank.
+fn cell<'a>(header: &str, row: &'a str, title: &str) -> &'a str {
+    let end = header.find(title).expect("the column") + title.len();
+    match row.get(..end) {
+        Some(part) if !part.ends_with(' ') => part.split_whitespace().last().unwrap_or(""),
+        _ => "",
+    }
+}
+
+/// Every bundled scenario's default `simulate` output (table, stop lines
+/// and key) fits 120 columns, and `--wide` adds the other headline columns.
+/// The converge column says `never` for a run whose `summary.json` has no
+/// `time_to_converge_s`, and otherwise the figure `summary.json` has: a
+/// strategy that never converged prints no 0.
+#[test]
+fn bundled_tables_fit_120_columns_and_never_converged_runs_say_never() {
+    let mut nevers = 0;
+    for name in support::BUNDLED {
+        let file = format!("{}/simulations/{name}.toml", env!("CARGO_MANIFEST_DIR"));
+        let out = fresh_dir(&format!("bundled-{name}")).join("out");
+        let run = smoothscale(&["simulate", &file, "--out", s(&out)], 2);
+        assert_eq!(run.code, Some(0), "{name}: {run:?}");
+        for line in run.stdout.lines() {
+            assert!(
+                line.chars().count() <= TABLE_WIDTH,
+                "{name}: {} characters: {line}",
+                line.chars().count()
+            );
+        }
+        let summary_text = String::from_utf8(read(&out.join("summary.json"))).unwrap();
+        let summary: Value = serde_json::from_str(&summary_text).unwrap();
+        let strategies = summary["strategies"].as_object().unwrap();
+        let lines: Vec<&str> = run.stdout.lines().collect();
+        let header = lines[1];
+        assert!(header.contains("converge"), "{}", run.stdout);
+        for (strategy, metrics) in strategies {
+            let row = lines[3..]
+                .iter()
+                .find(|l| l.split_whitespace().next() == Some(strategy.as_str()))
+                .unwrap_or_else(|| panic!("{name}: no row for {strategy}"));
+            if metrics["outcome"] != "completed" {
+                assert_eq!(cell(header, row, "converge"), "", "{name}: {row}");
+                continue;
+            }
+            let shown = cell(header, row, "converge");
+            match &metrics["time_to_converge_s"] {
+                Value::Null => {
+                    assert_eq!(shown, "never", "{name}: {row}");
+                    nevers += 1;
+                }
+                value => {
+                    let text = summary_text
+                        [summary_text.find(&format!("\"{strategy}\": {{")).unwrap()..]
+                        .split("\"time_to_converge_s\": ")
+                        .nth(1)
+                        .and_then(|t| t.split(',').next())
+                        .unwrap();
+                    assert_eq!(shown, text, "{name}: {row} ({value})");
+                }
+            }
+        }
+        if name == "scale-out" {
+            let wide = smoothscale(&["simulate", &file, "--out", s(&out), "--wide"], 2);
+            assert_eq!(wide.code, Some(0), "{wide:?}");
+            let wide_header = wide.stdout.lines().nth(1).unwrap();
+            for title in ["restored", "standby moves", "standby cover", "cross-rack"] {
+                assert!(!header.contains(title), "{}", run.stdout);
+                assert!(wide_header.contains(title), "{}", wide.stdout);
+            }
+        }
+    }
+    // The check above met runs that never converged.
+    assert!(nevers > 0);
+}
+
+/// `sweep`'s default table fits 120 columns on a bundled scenario with
+/// churn, every strategy and an infeasible one; `--wide` adds the other
+/// headline metrics' rows.
+#[test]
+fn a_bundled_sweep_table_fits_120_columns() {
+    let file = format!(
+        "{}/simulations/random-churn.toml",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let out = fresh_dir("bundled-sweep").join("out");
+    let args = ["sweep", &file, "--seeds", "0..3", "--out", s(&out)];
+    let run = smoothscale(&args, 2);
+    assert_eq!(run.code, Some(0), "{run:?}");
+    for line in run.stdout.lines() {
+        assert!(line.chars().count() <= TABLE_WIDTH, "{line}");
+    }
+    assert!(!run.stdout.contains(" restored "), "{}", run.stdout);
+    let mut wide_args = args.to_vec();
+    wide_args.push("--wide");
+    let wide = smoothscale(&wide_args, 2);
+    assert_eq!(wide.code, Some(0), "{wide:?}");
+    assert!(wide.stdout.contains(" restored "), "{}", wide.stdout);
+}
