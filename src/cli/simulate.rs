@@ -1,5 +1,5 @@
-//! `smoothscale simulate SCENARIO [--strategy NAME]... [--seed N] [--out DIR]`,
-//! and what `sweep` shares with it: reading the scenario, choosing the
+//! `smoothscale simulate SCENARIO [--strategy NAME]... [--seed N] [--out DIR]
+//! [--wide]`, and what `sweep` shares with it: reading the scenario, choosing the
 //! strategies, the replay command, writing the output directory.
 //!
 //! Nothing is written before every run has succeeded: outputs are rendered in

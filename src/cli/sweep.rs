@@ -3,11 +3,12 @@
 //! and the scenario's `[sweep]` table; `smoothscale::sim::overrides`) ×
 //! every seed from A (included) to B (excluded) × every strategy, in
 //! parallel; prints n, mean, std, the 95% confidence half-width, p50, p95 and
-//! max per metric, point and strategy and writes them to `DIR/sweep.json`,
-//! and every run's figures, a row per point, seed and strategy, to
-//! `DIR/runs.csv` and `DIR/runs.json` (the runs and statistics are
-//! `smoothscale::sim::sweep`'s). A progress bar shows on standard error when
-//! it is a terminal.
+//! max per headline metric (the `simulate` table's; `--wide` all of them),
+//! point and strategy, with a key, and writes them for every metric to
+//! `DIR/sweep.json`, and every run's figures, a row per point, seed and
+//! strategy, to `DIR/runs.csv` and `DIR/runs.json` (the runs and statistics
+//! are `smoothscale::sim::sweep`'s). A progress bar shows on standard error
+//! when it is a terminal.
 
 use std::path::PathBuf;
 
