@@ -36,21 +36,25 @@ enum Command {
     /// Prints a comparison table; writes summary.json, timeseries.csv and SVG
     /// plots into the output directory, only once every run has succeeded.
     ///
-    /// The table, one row per strategy: unavailable = task-seconds without a
-    /// running active; max outage = the longest one of a task; restored =
-    /// records replayed by actives and replicas; active / standby moves over
-    /// all rebalances; rebalances counted (the initial plan not); converge =
-    /// seconds from the last event until the first plan that asks for no
-    /// follow-up and is balanced (active spread per thread at most 1) and
-    /// stays so; imbalance = time-weighted max - min actives per thread;
-    /// standby cover = time-weighted share of stateful tasks with their
-    /// caught-up standbys; cross-rack = records restored across racks. "-"
-    /// means never (converge) or not applicable (cover without standbys); a
-    /// run stopped as infeasible shows its outcome, not partial figures.
-    /// summary.json has these and more (times to full availability, full
-    /// redundancy and restores done, recovery against steady replication,
-    /// the input backlog, the most replicas on one client), each defined in
-    /// docs/simulator.md#metrics.
+    /// The table, one row per strategy, shows by default the figures asked
+    /// about most, within 120 columns (--wide: every column), with a key
+    /// under it saying what each column means: unavailable = task-seconds
+    /// without a running active; max outage = the longest one of a task;
+    /// active moves over all rebalances; rebalances counted (the initial
+    /// plan not); converge = seconds from the last event until the plan in
+    /// force asks for no follow-up and is balanced (active spread per thread
+    /// at most 1) to the end, 0 when the event's own rebalance made such a
+    /// plan (its moved tasks may restore long after: see max outage),
+    /// "never" when that did not happen by the end; imbalance =
+    /// time-weighted max - min actives per thread. --wide adds restored
+    /// records, standby moves, standby cover (time-weighted share of
+    /// stateful tasks with their caught-up standbys) and cross-rack records.
+    /// "-" means the figure does not apply; a run stopped as infeasible
+    /// shows its outcome, not partial figures. Figures print as
+    /// summary.json writes them. summary.json has these and more (times to
+    /// full availability, full redundancy and restores done, recovery
+    /// against steady replication, the input backlog, the most replicas on
+    /// one client), each defined in docs/simulator.md#metrics.
     ///
     /// Scenario files are TOML; every key (its type, default, unit and
     /// meaning) is listed in docs/simulator.md#scenario-files. Durations are
@@ -65,7 +69,8 @@ enum Command {
     ///
     /// With --set KEY=V1,V2 (or a [sweep] table in the scenario) it also
     /// varies scenario keys, running every combination of their values.
-    /// Prints, per combination, strategy and metric, over the completed runs:
+    /// Prints, per combination, strategy and metric (those of the simulate
+    /// table; --wide: every headline metric), over the completed runs:
     /// n (runs with a value; nulls such as "never converged" are left out),
     /// mean, std (the sample standard deviation, divisor n-1), ±ci95 (half
     /// the width of the 95% confidence interval of the mean, Student's t with

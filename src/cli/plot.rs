@@ -2,7 +2,10 @@
 //! library's [`TIME_SERIES`] (available tasks, restoring tasks, imbalance,
 //! cumulative restored records) and the cumulative unavailability
 //! (`smoothscale::sim::report::cumulative`), over simulated time, one line per strategy, both axes
-//! labelled with their units and ticked.
+//! labelled with their units and ticked. The unavailability chart's legend
+//! gives each run's `unavailable_task_s.total` as `summary.json` and the
+//! table print it (the metric record's exact decimal, not the sum of the
+//! samples the line draws, which ends there within sampling error).
 //!
 //! Every chart marks the scenario's scripted events (a dashed grey line
 //! with a short label, `scale-out +2`, `crash c3`) and the churn its seed
@@ -10,7 +13,15 @@
 //! infeasible (a bold × where its line ends, and `(infeasible at 12m)` in
 //! its legend entry), and names the scenario, the seed and the smoothscale
 //! version in a footer. Strategies differ by colour (a colour-blind-safe
-//! palette), line pattern and marker, fixed per strategy (`style`).
+//! palette), line pattern and marker, fixed per strategy (`style`); the
+//! axes, ticks and grid are solid.
+//!
+//! Every chart is always written, so the set of files is the same for
+//! every scenario. A chart whose values are 0 throughout every run (the
+//! input backlog of a scenario without `process_rate`, the replicas of one
+//! without standbys or warm-ups) draws no lines: it says so in the middle
+//! (`no input backlog in any run`, the series' `nothing`), over its axes,
+//! events, legend and infeasible marks.
 //!
 //! To look at them, run `smoothscale simulate simulations/scale-out.toml
 //! --out target/plot-preview` and open the SVG files.
@@ -43,12 +54,12 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use smoothscale::sim::report::cumulative;
-use smoothscale::sim::report::{Fixed, TimeSeries, TIME_SERIES};
+use smoothscale::sim::report::{Figures, TimeSeries, TIME_SERIES};
 use smoothscale::sim::{Outcome, RunResult, Scenario};
 
 pub(crate) use markers::short_time;
 use markers::{ChurnMark, Marker, Placement};
-use style::{Look, EVENT_COLOR};
+use style::{Look, AXIS_WIDTH, EVENT_COLOR, EVENT_WIDTH, LINE_WIDTH};
 
 /// One chart: the file it goes to and its SVG text.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -78,6 +89,7 @@ pub(crate) struct Context {
     seed: u64,
     duration_ms: u64,
     total_tasks: u64,
+    standbys_asked: bool,
     events: Vec<Marker>,
     churn: Vec<ChurnMark>,
 }
@@ -90,6 +102,7 @@ impl Context {
             seed,
             duration_ms: scenario.duration_ms,
             total_tasks: scenario.total_tasks(),
+            standbys_asked: scenario.config.num_standby_replicas > 0,
             events: markers::scripted(scenario),
             churn: markers::churn(scenario, seed),
         }
@@ -140,6 +153,8 @@ struct Chart {
     unit: &'static str,
     /// Whether large values in `unit` are shown in thousands (millions, …).
     scaled: bool,
+    /// What the chart says, centred, when every value of every run is 0.
+    nothing: &'static str,
     /// One line per run, in run order.
     lines: Vec<Line>,
 }
@@ -183,7 +198,7 @@ pub(crate) fn plots(context: &Context, results: &[RunResult]) -> Result<Vec<Plot
     let charts = TIME_SERIES
         .iter()
         .map(|series| series_chart(series, results))
-        .chain([unavailability_chart(context.total_tasks, results)]);
+        .chain([unavailability_chart(context, results)]);
     charts
         .zip(PLOT_FILES)
         .map(|(chart, file_name)| {
@@ -213,23 +228,26 @@ fn series_chart(series: &TimeSeries, results: &[RunResult]) -> Chart {
         label: series.label,
         unit: series.unit,
         scaled: false,
+        nothing: series.nothing,
         lines,
     }
 }
 
 /// The cumulative unavailability chart; each legend entry gives the run's
-/// total (what the line ends at).
-fn unavailability_chart(total_tasks: u64, results: &[RunResult]) -> Chart {
+/// total as `summary.json` and the table print it (the metric
+/// [`cumulative::TOTAL`], which the line, summed from the samples, ends at
+/// within sampling error).
+fn unavailability_chart(context: &Context, results: &[RunResult]) -> Chart {
     let lines = results
         .iter()
         .enumerate()
         .map(|(i, r)| {
-            let sums = cumulative::unavailable_so_far(total_tasks, &r.samples);
-            let last = sums.last().map_or(Fixed::int(0), |(_, f)| *f);
+            let sums = cumulative::unavailable_so_far(context.total_tasks, &r.samples);
             let mut line = Line::of(r, i, sums.iter().map(|(t, f)| (*t, f.to_f64())).collect());
-            let total =
-                Fixed::ratio(last.scaled, 10u128.pow(last.decimals), 1).unwrap_or(Fixed::int(0));
-            line.notes.insert(0, format!("{total} task-s"));
+            let total = Figures::of(r, context.standbys_asked)[cumulative::TOTAL];
+            let total = total.map_or_else(|| "-".to_string(), |t| t.to_string());
+            line.notes
+                .insert(0, format!("{total} {}", cumulative::UNIT));
             line
         })
         .collect();
@@ -238,6 +256,7 @@ fn unavailability_chart(total_tasks: u64, results: &[RunResult]) -> Chart {
         label: cumulative::LABEL,
         unit: cumulative::UNIT,
         scaled: true,
+        nothing: cumulative::NOTHING,
         lines,
     }
 }
@@ -406,12 +425,18 @@ fn draw(context: &Context, chart: &Chart) -> Result<String, String> {
             .y_label_formatter(&y_format)
             .label_style((FONT, 14))
             .axis_desc_style((FONT, 15))
+            .axis_style(BLACK.stroke_width(AXIS_WIDTH))
             .bold_line_style(RGBColor(225, 225, 225))
             .light_line_style(RGBColor(245, 245, 245))
             .draw()
             .map_err(failed)?;
         event_lines(&mut plot, context, scale).map_err(failed)?;
-        run_lines(&mut plot, &chart.lines, scale).map_err(failed)?;
+        // All 0: lines along the x axis would look like an empty chart.
+        let empty = raw_max <= 0.0;
+        if empty {
+            nothing(&mut plot, chart.nothing, scale, x_end).map_err(failed)?;
+        }
+        run_lines(&mut plot, &chart.lines, scale, !empty).map_err(failed)?;
         event_marks(&mut plot, context, scale).map_err(failed)?;
         legend(&legend_area, context, &chart.lines).map_err(failed)?;
         footer
@@ -448,14 +473,20 @@ fn event_lines<DB: DrawingBackend>(
         context
             .events
             .iter()
-            .map(|e| PathElement::new(vertical(e.at_ms), EVENT_COLOR.stroke_width(1))),
+            .map(|e| PathElement::new(vertical(e.at_ms), EVENT_COLOR.stroke_width(EVENT_WIDTH))),
     )?;
     Ok(())
 }
 
-/// Each run's line with its markers, and a bold × labelled `infeasible`
-/// where an infeasible run stopped (at its last value).
-fn run_lines<DB: DrawingBackend>(plot: &mut Plot2d<DB>, lines: &[Line], scale: Scale) -> Drawn<DB> {
+/// Each run's line with its markers (when `with_lines`; a chart with
+/// nothing to show has none), and a bold × labelled `infeasible` where an
+/// infeasible run stopped (at its last value).
+fn run_lines<DB: DrawingBackend>(
+    plot: &mut Plot2d<DB>,
+    lines: &[Line],
+    scale: Scale,
+    with_lines: bool,
+) -> Drawn<DB> {
     for (i, line) in lines.iter().enumerate() {
         let points: Vec<(f64, f64)> = line
             .points
@@ -464,14 +495,17 @@ fn run_lines<DB: DrawingBackend>(plot: &mut Plot2d<DB>, lines: &[Line], scale: S
             .collect();
         let look = line.look;
         let fill = look.color.filled();
-        plot.draw_series(LineSeries::new(
-            points.iter().copied(),
-            look.color.stroke_width(2),
-        ))?;
-        plot.draw_series(
-            marked_points(points.len(), i, lines.len())
-                .map(|k| EmptyElement::at(points[k]) + Polygon::new(look.shape.outline(), fill)),
-        )?;
+        if with_lines {
+            plot.draw_series(LineSeries::new(
+                points.iter().copied(),
+                look.color.stroke_width(LINE_WIDTH),
+            ))?;
+            plot.draw_series(
+                marked_points(points.len(), i, lines.len()).map(|k| {
+                    EmptyElement::at(points[k]) + Polygon::new(look.shape.outline(), fill)
+                }),
+            )?;
+        }
         if let Some(at) = line.stopped_ms {
             let y = points.last().map_or(0.0, |p| p.1);
             let cross = Polygon::new(style::stop_outline(), fill);
@@ -488,6 +522,22 @@ fn run_lines<DB: DrawingBackend>(plot: &mut Plot2d<DB>, lines: &[Line], scale: S
             plot.draw_series([EmptyElement::at((scale.x(at), y)) + cross + label])?;
         }
     }
+    Ok(())
+}
+
+/// The message of a chart whose values are all 0 (or that has none), in
+/// the middle of the plot, where the lines would be.
+fn nothing<DB: DrawingBackend>(
+    plot: &mut Plot2d<DB>,
+    message: &str,
+    scale: Scale,
+    x_end: f64,
+) -> Drawn<DB> {
+    let style = TextStyle::from((FONT, 18).into_font())
+        .color(&RGBColor(0x44, 0x44, 0x44))
+        .pos(Pos::new(HPos::Center, VPos::Center));
+    let middle = (x_end / 2.0, scale.y_end / 2.0);
+    plot.draw_series([EmptyElement::at(middle) + Text::new(message.to_string(), (0, 0), style)])?;
     Ok(())
 }
 
@@ -574,7 +624,7 @@ fn legend<DB: DrawingBackend>(
         let look = line.look;
         area.draw(&PathElement::new(
             [(8, y), (44, y)],
-            look.color.stroke_width(2),
+            look.color.stroke_width(LINE_WIDTH),
         ))?;
         area.draw(
             &(EmptyElement::at((26, y)) + Polygon::new(look.shape.outline(), look.color.filled())),
@@ -599,7 +649,7 @@ fn legend<DB: DrawingBackend>(
     if !context.events.is_empty() {
         area.draw(&PathElement::new(
             [(26, y - 9), (26, y + 9)],
-            EVENT_COLOR.stroke_width(1),
+            EVENT_COLOR.stroke_width(EVENT_WIDTH),
         ))?;
         area.draw(&Text::new("scripted", (52, y), name_style.clone()))?;
         y += 24;
@@ -652,6 +702,7 @@ mod tests {
             seed: 7,
             duration_ms,
             total_tasks: 48,
+            standbys_asked: true,
             events: Vec::new(),
             churn: Vec::new(),
         }
@@ -717,18 +768,104 @@ mod tests {
         assert!(plots[6].svg.contains("so far (thousands of task-s)"));
     }
 
+    /// The opening tags of `svg`'s lines (`<line`, `<polyline`).
+    fn line_tags(svg: &str) -> Vec<&str> {
+        svg.split('<')
+            .filter(|t| t.starts_with("line ") || t.starts_with("polyline "))
+            .map(|t| &t[..t.find('>').unwrap_or(t.len())])
+            .collect()
+    }
+
+    /// Every registered strategy's line is dashed in its pattern (its line
+    /// and its legend sample, nothing else); the axes and ticks, black like
+    /// the last strategy, and the grid are solid.
     #[test]
-    fn the_unavailability_legend_gives_each_total() {
-        // kip441's sample i holds 48 − (i mod 7) available of 48, for the
-        // minute ending at i: minutes 1..56 give 8 × (1+2+…+6) = 168
-        // task-minutes, minutes 57..60 give 1+2+3+4 = 10: 178 task-minutes
-        // = 10680 task-s.
-        let plots = plots(&context("x", 3_600_000), &sample_runs()).unwrap();
-        assert!(
-            plots[6].svg.contains("10680.0 task-s\n</text>"),
-            "{}",
-            plots[6].svg
-        );
+    fn axes_and_ticks_are_solid_in_every_strategys_company() {
+        let runs: Vec<RunResult> = smoothscale::assignor::names()
+            .iter()
+            .zip(1..)
+            .map(|(name, slope)| run(name, slope, 61, 60_000))
+            .collect();
+        let mut context = context("all", 3_600_000);
+        context.events = vec![Marker {
+            at_ms: 600_000,
+            label: "scale-out +2".to_string(),
+        }];
+        for plot in plots(&context, &runs).unwrap() {
+            let tags = line_tags(&plot.svg);
+            let axis = format!("stroke=\"#000000\" stroke-width=\"{AXIS_WIDTH}\"");
+            let axes: Vec<&&str> = tags.iter().filter(|t| t.contains(&axis)).collect();
+            // Two axes and their ticks.
+            assert!(axes.len() >= 4, "{}: {axes:?}", plot.file_name);
+            for tag in &tags {
+                if !tag.contains("stroke-dasharray") {
+                    continue;
+                }
+                let RGBColor(r, g, b) = EVENT_COLOR;
+                let event = format!("stroke=\"#{r:02X}{g:02X}{b:02X}\"");
+                let line = format!("stroke-width=\"{LINE_WIDTH}\"");
+                assert!(
+                    tag.contains(&line) || tag.contains(&event),
+                    "{}: a dashed line that is neither a strategy's nor an event's: {tag}",
+                    plot.file_name
+                );
+            }
+            for name in smoothscale::assignor::names() {
+                let Some(dash) = Look::of(name, 0).dash else {
+                    continue;
+                };
+                let dashed = format!("stroke-dasharray=\"{dash}\"");
+                assert_eq!(
+                    tags.iter().filter(|t| t.contains(&dashed)).count(),
+                    2,
+                    "{}: {name}",
+                    plot.file_name
+                );
+            }
+        }
+    }
+
+    /// The text of every `<text>` element of `svg`, in document order.
+    fn texts(svg: &str) -> Vec<&str> {
+        svg.split("<text")
+            .skip(1)
+            .filter_map(|t| {
+                let body = &t[t.find('>')? + 1..];
+                Some(body[..body.find("</text>")?].trim())
+            })
+            .collect()
+    }
+
+    /// The value of `"total"` under `"unavailable_task_s"` of `strategy` in
+    /// the text of a `summary.json`, as written.
+    fn summary_total<'a>(summary: &'a str, strategy: &str) -> &'a str {
+        let at = summary.find(&format!("\"{strategy}\": {{")).unwrap();
+        let block = &summary[at..];
+        let block = &block[block.find("\"unavailable_task_s\": {").unwrap()..];
+        let value = &block[block.find("\"total\": ").unwrap() + "\"total\": ".len()..];
+        value[..value.find(['\n', ',']).unwrap()].trim()
+    }
+
+    /// The legend gives each run's total as `summary.json` writes it, not
+    /// the sum of the samples (which the line ends at within sampling
+    /// error): the fixture's samples sum to 45 task-s, its metric says
+    /// 12.350.
+    #[test]
+    fn the_unavailability_legend_gives_each_total_as_summary_json_does() {
+        use crate::cli::outputs::fixtures::{completed, infeasible, info};
+        let results = [completed(), infeasible()];
+        let mut context = context("tiny", 120_000);
+        context.total_tasks = 6;
+        let svg = &plots(&context, &results).unwrap()[6].svg;
+        let summary = smoothscale::sim::documents::summary_json(&info(), &results);
+        let texts = texts(svg);
+        for r in &results {
+            let total = summary_total(&summary, &r.strategy);
+            let at = texts.iter().position(|t| *t == r.strategy).unwrap();
+            assert_eq!(texts[at + 1], format!("{total} task-s"), "{svg}");
+        }
+        assert!(texts.contains(&"12.350 task-s"), "{texts:?}");
+        assert!(texts.contains(&"0.000 task-s"), "{texts:?}");
     }
 
     #[test]
@@ -784,10 +921,48 @@ mod tests {
         let mut empty = run("kip441", 1, 0, 60_000);
         empty.samples.clear();
         let plots = plots(&context("empty", 60_000), &[empty]).unwrap();
-        for plot in plots {
+        let messages = TIME_SERIES
+            .iter()
+            .map(|s| s.nothing)
+            .chain([cumulative::NOTHING]);
+        for (plot, message) in plots.iter().zip(messages) {
             assert!(plot.svg.starts_with("<svg"));
             assert!(plot.svg.contains("simulated time (min)"));
+            assert!(texts(&plot.svg).contains(&message), "{}", plot.file_name);
         }
+    }
+
+    /// A chart whose values are all 0 says so in the middle instead of
+    /// drawing lines along the x axis; it keeps its axes, its legend and an
+    /// infeasible run's mark. Charts with data carry no such message.
+    #[test]
+    fn a_chart_of_zeros_says_so() {
+        let mut runs = sample_runs();
+        for r in &mut runs {
+            for s in &mut r.samples {
+                s.backlog_records = 0;
+            }
+        }
+        let plots = plots(&context("calm", 3_600_000), &runs).unwrap();
+        let backlog = &plots[4];
+        assert_eq!(backlog.file_name, "backlog.svg");
+        let said = texts(&backlog.svg);
+        assert!(said.contains(&"no input backlog in any run"), "{said:?}");
+        for name in ["kip441", "sticky", "heron-ffd"] {
+            assert!(said.contains(&name), "{name}: {said:?}");
+        }
+        assert_eq!(said.iter().filter(|t| **t == "infeasible").count(), 1);
+        // The legend's samples are the only lines at a strategy's width.
+        let width = format!("stroke-width=\"{LINE_WIDTH}\"");
+        assert_eq!(backlog.svg.matches(&width).count(), runs.len());
+        assert!(backlog.svg.contains("(records)"));
+        for (plot, series) in plots.iter().zip(&TIME_SERIES) {
+            if plot.file_name != "backlog.svg" {
+                assert!(!plot.svg.contains(series.nothing), "{}", plot.file_name);
+                assert!(plot.svg.matches(&width).count() > runs.len());
+            }
+        }
+        assert!(!plots[6].svg.contains(cumulative::NOTHING));
     }
 
     #[test]

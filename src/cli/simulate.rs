@@ -1,5 +1,5 @@
-//! `smoothscale simulate SCENARIO [--strategy NAME]... [--seed N] [--out DIR]`,
-//! and what `sweep` shares with it: reading the scenario, choosing the
+//! `smoothscale simulate SCENARIO [--strategy NAME]... [--seed N] [--out DIR]
+//! [--wide]`, and what `sweep` shares with it: reading the scenario, choosing the
 //! strategies, the replay command, writing the output directory.
 //!
 //! Nothing is written before every run has succeeded: outputs are rendered in
@@ -35,6 +35,11 @@ pub(crate) struct SimulateArgs {
     /// The output directory [default: out/<scenario name>].
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
+    /// Print every column of the table (restored records, standby moves,
+    /// standby cover, cross-rack records too); without it the table shows
+    /// the figures asked about most, within 120 columns.
+    #[arg(long)]
+    wide: bool,
 }
 
 /// Runs the scenario with each strategy, writes the outputs, prints the table.
@@ -74,7 +79,7 @@ pub(crate) fn run(args: &SimulateArgs) -> Result<(), Failure> {
     files.extend(plots.into_iter().map(|p| (p.file_name, p.svg)));
     write_outputs(&out, &files)?;
     eprintln!("wrote {} files to {}", files.len(), out.display());
-    super::emit(&table::comparison_table(&info, &results))
+    super::emit(&table::comparison_table(&info, &results, args.wide))
 }
 
 /// Reads and checks the scenario file; returns it with its text (for the hash).

@@ -3,11 +3,12 @@
 //! and the scenario's `[sweep]` table; `smoothscale::sim::overrides`) ×
 //! every seed from A (included) to B (excluded) × every strategy, in
 //! parallel; prints n, mean, std, the 95% confidence half-width, p50, p95 and
-//! max per metric, point and strategy and writes them to `DIR/sweep.json`,
-//! and every run's figures, a row per point, seed and strategy, to
-//! `DIR/runs.csv` and `DIR/runs.json` (the runs and statistics are
-//! `smoothscale::sim::sweep`'s). A progress bar shows on standard error when
-//! it is a terminal.
+//! max per headline metric (the `simulate` table's; `--wide` all of them),
+//! point and strategy, with a key, and writes them for every metric to
+//! `DIR/sweep.json`, and every run's figures, a row per point, seed and
+//! strategy, to `DIR/runs.csv` and `DIR/runs.json` (the runs and statistics
+//! are `smoothscale::sim::sweep`'s). A progress bar shows on standard error
+//! when it is a terminal.
 
 use std::path::PathBuf;
 
@@ -44,6 +45,11 @@ pub(crate) struct SweepArgs {
     /// The output directory [default: out/<scenario name>].
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
+    /// Print a row for every headline metric (restored records, standby
+    /// moves, standby cover, cross-rack records too); without it the table
+    /// has the figures asked about most, within 120 columns.
+    #[arg(long)]
+    wide: bool,
 }
 
 /// Runs the sweep, writes `sweep.json`, `runs.csv` and `runs.json`, prints
@@ -85,7 +91,7 @@ pub(crate) fn run(args: &SweepArgs) -> Result<(), Failure> {
         "wrote sweep.json, runs.csv and runs.json to {}",
         out.display()
     );
-    super::emit(&table::sweep_table(&info, &stats))
+    super::emit(&table::sweep_table(&info, &stats, args.wide))
 }
 
 /// A failure of a run at `point`, saying the parameter values it ran with

@@ -607,12 +607,22 @@ fn legend_notes<'a>(svg: &'a str, strategy: &str, names: &[&str]) -> Vec<&'a str
         .collect()
 }
 
-/// The cumulative unavailability chart ends, for every strategy, at the
-/// run's `unavailable_task_s.total` within sampling error. Samples every
-/// second: each outage (of one task, opened by an event or a rebalance) is
-/// off by less than one sample interval, so the error is below tasks ×
-/// 1 s × (events + rebalances + 1); samples that hold interval means make
-/// it exact.
+/// The value of `"total"` under `"unavailable_task_s"` of `strategy` in
+/// the text of a `summary.json`, as written.
+fn summary_total<'a>(summary: &'a str, strategy: &str) -> &'a str {
+    let block = &summary[summary.find(&format!("\"{strategy}\": {{")).unwrap()..];
+    let block = &block[block.find("\"unavailable_task_s\": {").unwrap()..];
+    let value = &block[block.find("\"total\": ").unwrap() + "\"total\": ".len()..];
+    value[..value.find(['\n', ',']).unwrap()].trim()
+}
+
+/// The cumulative unavailability chart: its legend gives every strategy's
+/// `unavailable_task_s.total` as `summary.json` writes it, and its line
+/// (Σ (tasks − available) × interval over the samples of `timeseries.csv`)
+/// ends there within sampling error. Samples every second: each outage
+/// (of one task, opened by an event or a rebalance) is off by less than
+/// one sample interval, so the error is below tasks × 1 s × (events +
+/// rebalances + 1); samples that hold interval means make it exact.
 #[test]
 fn the_unavailability_chart_ends_at_the_runs_unavailable_task_seconds() {
     let text = SCENARIO.replace("sample_every = \"1m\"", "sample_every = \"1s\"");
@@ -622,7 +632,9 @@ fn the_unavailability_chart_ends_at_the_runs_unavailable_task_seconds() {
     let run = smoothscale(&["simulate", s(&file), "--out", s(&out)], 2);
     assert_eq!(run.code, Some(0), "{run:?}");
     let svg = String::from_utf8(read(&out.join("unavailability.svg"))).unwrap();
-    let summary: Value = serde_json::from_slice(&read(&out.join("summary.json"))).unwrap();
+    let summary_text = String::from_utf8(read(&out.join("summary.json"))).unwrap();
+    let summary: Value = serde_json::from_str(&summary_text).unwrap();
+    let csv = String::from_utf8(read(&out.join("timeseries.csv"))).unwrap();
     let (tasks, events) = (12.0, 2.0);
     let mut some_down = false;
     for name in STRATEGIES {
@@ -630,7 +642,24 @@ fn the_unavailability_chart_ends_at_the_runs_unavailable_task_seconds() {
         let total = metrics["unavailable_task_s"]["total"].as_f64().unwrap();
         let rebalances = metrics["rebalances"]["total"].as_f64().unwrap();
         let notes = legend_notes(&svg, name, &STRATEGIES);
-        let drawn: f64 = notes[0].trim_end_matches(" task-s").parse().unwrap();
+        assert_eq!(
+            notes[0],
+            format!("{} task-s", summary_total(&summary_text, name)),
+            "{name}"
+        );
+        // (t_s, available_tasks) of the strategy's samples.
+        let samples: Vec<(f64, f64)> = csv
+            .lines()
+            .filter(|l| l.starts_with(&format!("{name},")))
+            .map(|l| {
+                let cells: Vec<f64> = l.split(',').skip(1).map(|c| c.parse().unwrap()).collect();
+                (cells[0], cells[1])
+            })
+            .collect();
+        let drawn: f64 = samples
+            .windows(2)
+            .map(|w| (tasks - w[1].1) * (w[1].0 - w[0].0))
+            .sum();
         let bound = tasks * 1.0 * (events + rebalances + 1.0) + 0.05;
         assert!(
             (drawn - total).abs() <= bound,
@@ -639,11 +668,7 @@ fn the_unavailability_chart_ends_at_the_runs_unavailable_task_seconds() {
         some_down |= total > bound;
     }
     // The bound is below what the runs lose: it tells a wrong sum.
-    assert!(
-        some_down,
-        "{}",
-        String::from_utf8_lossy(&read(&out.join("summary.json")))
-    );
+    assert!(some_down, "{summary_text}");
     assert!(svg.contains("cumulative unavailability"));
     assert!(svg.contains("task-seconds without a running active so far ("));
 }
@@ -824,4 +849,107 @@ fn plots_are_byte_identical_on_one_and_two_threads() {
     for plot in PLOTS.iter().chain(&["unavailability.svg"]) {
         assert_eq!(read(&one.join(plot)), read(&two.join(plot)), "{plot}");
     }
+}
+
+/// The terminal width the default tables fit.
+const TABLE_WIDTH: usize = 120;
+
+/// The cell of `row` in the right-aligned column whose title `header`
+/// holds (the token that ends where the title ends); empty when blank.
+fn cell<'a>(header: &str, row: &'a str, title: &str) -> &'a str {
+    let end = header.find(title).expect("the column") + title.len();
+    match row.get(..end) {
+        Some(part) if !part.ends_with(' ') => part.split_whitespace().last().unwrap_or(""),
+        _ => "",
+    }
+}
+
+/// Every bundled scenario's default `simulate` output (table, stop lines
+/// and key) fits 120 columns, and `--wide` adds the other headline columns.
+/// The converge column says `never` for a run whose `summary.json` has no
+/// `time_to_converge_s`, and otherwise the figure `summary.json` has: a
+/// strategy that never converged prints no 0.
+#[test]
+fn bundled_tables_fit_120_columns_and_never_converged_runs_say_never() {
+    let mut nevers = 0;
+    for name in support::BUNDLED {
+        let file = format!("{}/simulations/{name}.toml", env!("CARGO_MANIFEST_DIR"));
+        let out = fresh_dir(&format!("bundled-{name}")).join("out");
+        let run = smoothscale(&["simulate", &file, "--out", s(&out)], 2);
+        assert_eq!(run.code, Some(0), "{name}: {run:?}");
+        for line in run.stdout.lines() {
+            assert!(
+                line.chars().count() <= TABLE_WIDTH,
+                "{name}: {} characters: {line}",
+                line.chars().count()
+            );
+        }
+        let summary_text = String::from_utf8(read(&out.join("summary.json"))).unwrap();
+        let summary: Value = serde_json::from_str(&summary_text).unwrap();
+        let strategies = summary["strategies"].as_object().unwrap();
+        let lines: Vec<&str> = run.stdout.lines().collect();
+        let header = lines[1];
+        assert!(header.contains("converge"), "{}", run.stdout);
+        for (strategy, metrics) in strategies {
+            let row = lines[3..]
+                .iter()
+                .find(|l| l.split_whitespace().next() == Some(strategy.as_str()))
+                .unwrap_or_else(|| panic!("{name}: no row for {strategy}"));
+            if metrics["outcome"] != "completed" {
+                assert_eq!(cell(header, row, "converge"), "", "{name}: {row}");
+                continue;
+            }
+            let shown = cell(header, row, "converge");
+            match &metrics["time_to_converge_s"] {
+                Value::Null => {
+                    assert_eq!(shown, "never", "{name}: {row}");
+                    nevers += 1;
+                }
+                value => {
+                    let text = summary_text
+                        [summary_text.find(&format!("\"{strategy}\": {{")).unwrap()..]
+                        .split("\"time_to_converge_s\": ")
+                        .nth(1)
+                        .and_then(|t| t.split(',').next())
+                        .unwrap();
+                    assert_eq!(shown, text, "{name}: {row} ({value})");
+                }
+            }
+        }
+        if name == "scale-out" {
+            let wide = smoothscale(&["simulate", &file, "--out", s(&out), "--wide"], 2);
+            assert_eq!(wide.code, Some(0), "{wide:?}");
+            let wide_header = wide.stdout.lines().nth(1).unwrap();
+            for title in ["restored", "standby moves", "standby cover", "cross-rack"] {
+                assert!(!header.contains(title), "{}", run.stdout);
+                assert!(wide_header.contains(title), "{}", wide.stdout);
+            }
+        }
+    }
+    // The check above met runs that never converged.
+    assert!(nevers > 0);
+}
+
+/// `sweep`'s default table fits 120 columns on a bundled scenario with
+/// churn, every strategy and an infeasible one; `--wide` adds the other
+/// headline metrics' rows.
+#[test]
+fn a_bundled_sweep_table_fits_120_columns() {
+    let file = format!(
+        "{}/simulations/random-churn.toml",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let out = fresh_dir("bundled-sweep").join("out");
+    let args = ["sweep", &file, "--seeds", "0..3", "--out", s(&out)];
+    let run = smoothscale(&args, 2);
+    assert_eq!(run.code, Some(0), "{run:?}");
+    for line in run.stdout.lines() {
+        assert!(line.chars().count() <= TABLE_WIDTH, "{line}");
+    }
+    assert!(!run.stdout.contains(" restored "), "{}", run.stdout);
+    let mut wide_args = args.to_vec();
+    wide_args.push("--wide");
+    let wide = smoothscale(&wide_args, 2);
+    assert_eq!(wide.code, Some(0), "{wide:?}");
+    assert!(wide.stdout.contains(" restored "), "{}", wide.stdout);
 }

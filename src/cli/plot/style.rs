@@ -55,6 +55,15 @@ const SHAPES: [Shape; 10] = [
 pub(super) const EVENT_COLOR: RGBColor = RGBColor(0x55, 0x55, 0x55);
 const EVENT_DASH: &str = "4 3";
 
+/// Stroke widths in pixels: a strategy's line (and its legend sample), an
+/// event line, and the axes with their ticks. Only lines of a strategy's
+/// width are dashed in its pattern, so the axes stay solid even in a
+/// strategy's colour (black is one).
+pub(super) const LINE_WIDTH: u32 = 2;
+pub(super) const EVENT_WIDTH: u32 = 1;
+pub(super) const AXIS_WIDTH: u32 = 1;
+const _: () = assert!(AXIS_WIDTH != LINE_WIDTH);
+
 /// How one strategy is drawn.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) struct Look {
@@ -182,19 +191,21 @@ pub(super) fn stop_outline() -> Vec<(i32, i32)> {
 /// and event lines theirs. Plotters has no dashed stroke style (its dashed
 /// series draws every dash as an element of its own, hundreds of kilobytes
 /// per chart), so SVG's own `stroke-dasharray` is added to the lines drawn
-/// in a look's colour (its polyline and its legend sample; markers are
-/// filled and text is filled, so only lines carry a stroke colour), and
-/// `opacity="1"`, SVG's default, is left out: ImageMagick draws a
-/// `fill="none"` polyline that carries it as a filled polygon.
+/// in a look's colour at [`LINE_WIDTH`] (its polyline and its legend
+/// sample; markers and text are filled, and the axes and ticks, black like
+/// one strategy, are [`AXIS_WIDTH`] wide, so they stay solid) and to the
+/// event colour's at [`EVENT_WIDTH`]; `opacity="1"`, SVG's default, is left
+/// out: ImageMagick draws a `fill="none"` polyline that carries it as a
+/// filled polygon.
 pub(super) fn dash_lines(mut svg: String, looks: &[Look]) -> String {
     let dashes = looks
         .iter()
-        .filter_map(|look| look.dash.map(|d| (look.color, d)))
-        .chain([(EVENT_COLOR, EVENT_DASH)]);
-    for (RGBColor(r, g, b), dash) in dashes {
-        let stroke = format!("stroke=\"#{r:02X}{g:02X}{b:02X}\" stroke-width=");
-        let dashed =
-            format!("stroke=\"#{r:02X}{g:02X}{b:02X}\" stroke-dasharray=\"{dash}\" stroke-width=");
+        .filter_map(|look| look.dash.map(|d| (look.color, LINE_WIDTH, d)))
+        .chain([(EVENT_COLOR, EVENT_WIDTH, EVENT_DASH)]);
+    for (RGBColor(r, g, b), width, dash) in dashes {
+        let colour = format!("stroke=\"#{r:02X}{g:02X}{b:02X}\"");
+        let stroke = format!("{colour} stroke-width=\"{width}\"");
+        let dashed = format!("{colour} stroke-dasharray=\"{dash}\" stroke-width=\"{width}\"");
         svg = svg.replace(&stroke, &dashed);
     }
     svg.replace(" opacity=\"1\"", "")
@@ -234,5 +245,19 @@ mod tests {
         let out = dash_lines(svg, &[Look::at(0), look]);
         assert_eq!(out.matches("stroke-dasharray=\"10 5\"").count(), 1, "{out}");
         assert!(!out.contains("opacity"), "{out}");
+    }
+
+    /// The last registered strategy is black, like the axes: its line is
+    /// dashed, an axis of the same colour at the axes' width is not.
+    #[test]
+    fn an_axis_in_a_strategys_colour_stays_solid() {
+        let black = Look::at(9);
+        assert_eq!(black.color, RGBColor(0, 0, 0));
+        let line = |width: u32| {
+            format!("<polyline fill=\"none\" stroke=\"#000000\" stroke-width=\"{width}\" points=\"83,39 83,477\"/>")
+        };
+        let out = dash_lines(line(LINE_WIDTH) + &line(AXIS_WIDTH), &[black]);
+        assert_eq!(out.matches("stroke-dasharray").count(), 1, "{out}");
+        assert!(out.contains(&line(AXIS_WIDTH)), "{out}");
     }
 }

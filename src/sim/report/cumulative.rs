@@ -19,6 +19,12 @@ pub const TITLE: &str = "cumulative unavailability";
 pub const LABEL: &str = "task-seconds without a running active so far";
 /// The unit of a value.
 pub const UNIT: &str = "task-s";
+/// What a chart of it says when it is 0 throughout every run.
+pub const NOTHING: &str = "no task unavailable in any run";
+/// The metric (a key of [`METRICS`](super::METRICS)) the series ends at
+/// within sampling error: a chart's legend gives its value, as
+/// `summary.json` does.
+pub const TOTAL: &str = "unavailable_task_s.total";
 
 /// The library's series of available tasks, the one this sum is taken of.
 const AVAILABLE: usize = 0;
@@ -97,6 +103,11 @@ mod tests {
         assert_eq!(shown, ["0.000000", "0.000000", "180.000000", "240.000000"]);
         assert_eq!(sums[3].0, 180_000);
         assert!(unavailable_so_far(10, &[]).is_empty());
+    }
+
+    #[test]
+    fn the_total_is_a_metric() {
+        assert!(super::super::METRICS.iter().any(|m| m.key == TOTAL));
     }
 
     #[test]

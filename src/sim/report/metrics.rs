@@ -59,13 +59,24 @@ impl<'a> Source<'a> {
     }
 }
 
-/// A column of the command line's tables: its title and unit.
+/// A column of the command line's tables: its title and unit, what the
+/// key under the tables says of it, what a null prints as, and whether it
+/// shows only in the wide tables.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Column {
     /// The column's title (`unavailable`).
     pub title: &'static str,
     /// Its unit, shown in parentheses under the title (`task-s`).
     pub unit: &'static str,
+    /// What it is, in a phrase: the key printed under the tables.
+    pub gloss: &'static str,
+    /// What the tables print for a null value: `never` for a time that
+    /// never came, `-` for a figure that does not apply.
+    pub null: &'static str,
+    /// Whether the tables show it only when asked for every column
+    /// (`--wide`); the others are the figures asked about most, and fit a
+    /// terminal of 120 columns.
+    pub wide_only: bool,
 }
 
 /// One metric of a run.
@@ -112,6 +123,9 @@ pub const METRICS: &[Metric] = &[
         column: Some(Column {
             title: "unavailable",
             unit: "task-s",
+            gloss: "task-seconds without a running active (down, paused by a rebalance or restoring)",
+            null: "-",
+            wide_only: false,
         }),
     },
     Metric {
@@ -121,6 +135,9 @@ pub const METRICS: &[Metric] = &[
         column: Some(Column {
             title: "max outage",
             unit: "s",
+            gloss: "the longest outage of one task",
+            null: "-",
+            wide_only: false,
         }),
     },
     Metric {
@@ -175,6 +192,9 @@ pub const METRICS: &[Metric] = &[
         column: Some(Column {
             title: "restored",
             unit: "records",
+            gloss: "records replayed by restoring actives, standbys and warm-ups",
+            null: "-",
+            wide_only: true,
         }),
     },
     Metric {
@@ -204,6 +224,9 @@ pub const METRICS: &[Metric] = &[
         column: Some(Column {
             title: "active moves",
             unit: "tasks",
+            gloss: "actives that changed client",
+            null: "-",
+            wide_only: false,
         }),
     },
     Metric {
@@ -228,6 +251,9 @@ pub const METRICS: &[Metric] = &[
         column: Some(Column {
             title: "standby moves",
             unit: "replicas",
+            gloss: "standbys and warm-ups placed on a client that held none of the task",
+            null: "-",
+            wide_only: true,
         }),
     },
     Metric {
@@ -264,15 +290,21 @@ pub const METRICS: &[Metric] = &[
         column: Some(Column {
             title: "rebalances",
             unit: "count",
+            gloss: "rebalances after the initial plan (membership, probing and caught-up)",
+            null: "-",
+            wide_only: false,
         }),
     },
     Metric {
         key: "time_to_converge_s",
-        doc: "from the last event until the first plan that asks for no follow-up and is balanced (active spread per thread ≤ 1) and stays so to the end; null if that never happens",
+        doc: "from the last event until the first plan that asks for no follow-up and is balanced (active spread per thread ≤ 1) and stays so to the end: when the assignment stops changing, not when the tasks it moved run again; 0 when the event's own rebalance made such a plan (or the event changed nothing and one was in force), however long the actives it moved then restore (`max_outage_s` and `time_to_full_availability_s` show that); null if that never happens",
         value: |s| s.metrics.converge_ms.map(Fixed::seconds),
         column: Some(Column {
             title: "converge",
             unit: "s",
+            gloss: "from the last event until the plan in force asks for no follow-up and is balanced (active spread ≤ 1 per thread), to the end; 0: the event's own rebalance made such a plan, however long the tasks it moved then restore (see max outage); never: not by the end",
+            null: "never",
+            wide_only: false,
         }),
     },
     Metric {
@@ -336,6 +368,9 @@ pub const METRICS: &[Metric] = &[
         column: Some(Column {
             title: "imbalance",
             unit: "tasks/thread",
+            gloss: "max − min actives per thread over members, time-weighted",
+            null: "-",
+            wide_only: false,
         }),
     },
     Metric {
@@ -357,6 +392,9 @@ pub const METRICS: &[Metric] = &[
         column: Some(Column {
             title: "standby cover",
             unit: "share",
+            gloss: "time-weighted share of stateful tasks with their caught-up standbys",
+            null: "-",
+            wide_only: true,
         }),
     },
     Metric {
@@ -366,6 +404,9 @@ pub const METRICS: &[Metric] = &[
         column: Some(Column {
             title: "cross-rack",
             unit: "records",
+            gloss: "records restored from a changelog in another rack",
+            null: "-",
+            wide_only: true,
         }),
     },
     Metric {

@@ -19,6 +19,9 @@ pub struct TimeSeries {
     /// The unit (`tasks`); empty for a count of records, which a plot
     /// scales to thousands, millions or billions.
     pub unit: &'static str,
+    /// What a chart of it says, centred, when it is 0 throughout every run
+    /// (`no input backlog in any run`).
+    pub nothing: &'static str,
     /// The value of one sample.
     pub value: fn(&Sample) -> Fixed,
 }
@@ -31,6 +34,7 @@ pub const TIME_SERIES: [TimeSeries; 6] = [
         title: "available tasks",
         label: "tasks with a running active (interval mean)",
         unit: "tasks",
+        nothing: "no task available in any run",
         value: |s| Fixed::milli(s.available_tasks_milli),
     },
     TimeSeries {
@@ -38,6 +42,7 @@ pub const TIME_SERIES: [TimeSeries; 6] = [
         title: "restoring tasks",
         label: "stateful actives restoring (interval mean)",
         unit: "tasks",
+        nothing: "no task restoring in any run",
         value: |s| Fixed::milli(s.restoring_tasks_milli),
     },
     TimeSeries {
@@ -45,6 +50,7 @@ pub const TIME_SERIES: [TimeSeries; 6] = [
         title: "imbalance",
         label: "max - min active tasks per thread (interval mean)",
         unit: "tasks/thread",
+        nothing: "no imbalance in any run: actives per thread even throughout",
         value: |s| Fixed::milli(s.imbalance_milli),
     },
     TimeSeries {
@@ -52,6 +58,7 @@ pub const TIME_SERIES: [TimeSeries; 6] = [
         title: "cumulative restored records",
         label: "records restored so far",
         unit: "",
+        nothing: "no records restored in any run",
         value: |s| Fixed::int(s.restored_records.get()),
     },
     TimeSeries {
@@ -59,6 +66,7 @@ pub const TIME_SERIES: [TimeSeries; 6] = [
         title: "input backlog",
         label: "input records not processed yet, all tasks (interval mean)",
         unit: "",
+        nothing: "no input backlog in any run",
         value: |s| Fixed::int(s.backlog_records),
     },
     TimeSeries {
@@ -66,6 +74,7 @@ pub const TIME_SERIES: [TimeSeries; 6] = [
         title: "replicas on the busiest client",
         label: "most standbys and warm-ups on one member (interval max)",
         unit: "replicas",
+        nothing: "no standby or warm-up in any run",
         value: |s| Fixed::int(s.max_replicas_per_client),
     },
 ];
