@@ -29,6 +29,12 @@ def test_simulate_writes_what_the_command_line_writes(cli, tmp_path, name):
         assert result.timeseries_csv == (tmp_path / "timeseries.csv").read_text()
     from_text = smoothscale.simulate(scenario.read_text())
     assert from_text.summary_json == result.summary_json
+    # plot() names the charts as the command line's SVG files: one file per
+    # chart, titled with the series' title.
+    assert sorted(p.stem for p in tmp_path.glob("*.svg")) == sorted(smoothscale.PLOTS)
+    for chart, column in smoothscale.PLOTS.items():
+        svg = (tmp_path / f"{chart}.svg").read_text()
+        assert f"{result.summary['scenario']}: {result.series[column]['title']}\n" in svg
 
 
 def test_simulate_with_chosen_strategies_and_seed(cli, tmp_path):
@@ -64,8 +70,53 @@ def test_the_plots_data_is_the_time_series():
     for strategy, line in result.series["unavailable_task_s_so_far"]["runs"].items():
         total = result.summary["strategies"][strategy]["unavailable_task_s"]["total"]
         assert total > 0 and line["value"][-1] == pytest.approx(total, rel=1e-3)
-    frame = result.frame
+    frame = result.timeseries.frame
     assert list(frame.columns)[:2] == ["strategy", "t_s"] and len(frame) == len(result.timeseries)
+    # The old spelling, result.frame, is the same table.
+    assert result.frame.equals(frame)
+
+
+def test_plot_takes_the_chart_or_the_column(tmp_path):
+    pytest.importorskip("matplotlib")
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    result = smoothscale.simulate(SIMULATIONS / "scale-out.toml", strategies=["kip441", "sticky"])
+    titles = set()
+    for chart, column in smoothscale.PLOTS.items():
+        by_chart = result.plot(chart)
+        assert [line.get_ydata().tolist() for line in by_chart.get_lines()] == [
+            line["value"] for line in result.series[column]["runs"].values()
+        ]
+        for name in (column, f"{chart}.svg"):
+            assert result.plot(name).get_title() == by_chart.get_title()
+        # The former keyword.
+        assert result.plot(column=column).get_title() == by_chart.get_title()
+        titles.add(by_chart.get_title())
+        plt.close("all")
+    assert len(titles) == len(smoothscale.PLOTS)
+    assert result.plot().get_title().startswith("cumulative unavailability: scale-out")
+    plt.close("all")
+    with pytest.raises(ValueError, match=r"^chart must be one of availability, .*got 'nope'"):
+        result.plot("nope")
+
+
+def test_the_tables_are_lists_with_frames():
+    import pickle
+
+    result = smoothscale.simulate(SIMULATIONS / "scale-out.toml", strategies=["kip441"])
+    rows = result.timeseries
+    assert isinstance(rows, list) and isinstance(rows, smoothscale.Rows)
+    assert rows == smoothscale._rows(result.timeseries_csv)
+    again = pickle.loads(pickle.dumps(result))
+    assert again == result and again.timeseries.frame.equals(rows.frame)
+    sweep = smoothscale.sweep(SIMULATIONS / "scale-out.toml", 2, ["kip441"])
+    assert sweep.runs.frame.equals(sweep.frame)
+    assert list(sweep.runs.frame["seed"]) == [r["seed"] for r in sweep.runs]
+    with pytest.raises(ValueError, match="^parts must be a positive integer"):
+        smoothscale.sweep(SIMULATIONS / "scale-out.toml", 2, ["kip441"], parts=0)
 
 
 TINY = """name = "tiny"

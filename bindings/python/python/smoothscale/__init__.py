@@ -11,6 +11,13 @@ the same result on any machine and thread count.
 >>> "kip441" in smoothscale.strategies()
 True
 
+The functions: :func:`strategies`, :func:`assign`, :func:`simulate` (a
+:class:`SimulationResult`) and :func:`sweep` (a :class:`SweepResult`, on a Dask
+cluster with ``client=``). The tables come as :class:`Rows`, lists of dicts
+whose ``.frame`` is the same table as a pandas DataFrame; :data:`PLOTS` names
+the charts :meth:`SimulationResult.plot` draws after the SVG files
+``smoothscale simulate`` writes.
+
 Bad input raises :class:`ValueError` with the command line's one-line message,
 naming the field and the value; a plan that breaks an invariant (a bug in a
 strategy) raises :class:`InvariantViolation`. pandas, Dask and matplotlib are
@@ -34,7 +41,9 @@ if TYPE_CHECKING:  # pragma: no cover
     import pandas
 
 __all__ = [
+    "PLOTS",
     "InvariantViolation",
+    "Rows",
     "SimulationResult",
     "SweepResult",
     "__version__",
@@ -82,14 +91,24 @@ def _state_text(state: State) -> str:
 
 
 def assign(state: State, strategy: str = "kip441", metrics: bool = False) -> dict[str, Any]:
-    """Assign the cluster ``state`` with ``strategy``; the plan as a dict.
+    """Assign the cluster ``state`` with ``strategy``; the plan as a dict,
+    exactly what ``smoothscale assign [--metrics]`` prints, parsed.
 
-    ``state`` is a dict in smoothscale's wire format (docs/wire-format.md:
-    ``clients``, ``tasks``, optional ``config``, previous owners and lags) or
-    that JSON as text. The plan is checked against the assignment invariants
-    before it is returned, exactly as ``smoothscale assign`` prints it; with
-    ``metrics=True`` it carries the plan's metrics (balance, moves, restore
-    volume) as ``smoothscale assign --metrics`` does.
+    Args:
+        state: the cluster, a dict in smoothscale's wire format
+            (docs/wire-format.md: ``clients``, ``tasks``, optional ``config``,
+            previous owners and lags) or that JSON as text (``str`` or UTF-8
+            ``bytes``).
+        strategy: the name of a registered strategy (a key of
+            :func:`strategies`); ``"kip441"``, Kafka Streams' assignor, by
+            default.
+        metrics: when true, the plan carries its metrics (balance, moves,
+            restore volume) as ``smoothscale assign --metrics`` prints them.
+
+    Returns:
+        The plan: ``clients``, each with its ``id`` and its ``active``,
+        ``standby`` and ``warmup`` task ids (docs/wire-format.md, "Output"),
+        checked against the assignment invariants.
 
     >>> state = {
     ...     "clients": [{"id": "a", "capacity": 1}, {"id": "b", "capacity": 1}],
@@ -103,9 +122,12 @@ def assign(state: State, strategy: str = "kip441", metrics: bool = False) -> dic
     ...
     ValueError: clients[0].capacity must be at least 1, got 0
 
-    Raises :class:`ValueError` for bad input (the command line's message) or an
-    unknown strategy, :class:`InvariantViolation` if the plan breaks an
-    invariant. The GIL is released while the strategy runs.
+    Raises:
+        ValueError: bad input (the command line's message) or an unknown
+            strategy.
+        InvariantViolation: the plan breaks an invariant (a bug).
+
+    The GIL is released while the strategy runs.
     """
     if not isinstance(strategy, str):
         raise ValueError(f"strategy must be a name, got {type(strategy).__name__}")
@@ -166,16 +188,67 @@ def _typed(value: str) -> Any:
         return value
 
 
+class Rows(list):
+    """A table's rows: a ``list`` of dicts, one per row (numbers as numbers,
+    empty fields as ``None``), with the table as a pandas DataFrame in
+    ``.frame``. :attr:`SimulationResult.timeseries` and
+    :attr:`SweepResult.runs` are ``Rows``.
+
+    >>> rows = Rows.of_csv("strategy,t_s\\nkip441,0.0\\n")
+    >>> rows
+    [{'strategy': 'kip441', 't_s': 0.0}]
+    >>> rows == [{"strategy": "kip441", "t_s": 0.0}]
+    True
+    """
+
+    _csv: str | None = None
+
+    @classmethod
+    def of_csv(cls, text: str, rows: list[dict[str, Any]] | None = None) -> Rows:
+        """The rows of the CSV ``text`` (``rows`` when given: the same table
+        parsed otherwise, as ``runs.json`` holds ``runs.csv``'s)."""
+        out = cls(rows if rows is not None else _rows(text))
+        out._csv = text
+        return out
+
+    @property
+    def frame(self) -> pandas.DataFrame:
+        """The table as a pandas DataFrame, a column per CSV column, read from
+        the CSV the command line writes (pandas must be installed)."""
+        if self._csv is None:
+            return _pandas().DataFrame(list(self))
+        return _frame(self._csv)
+
+
 def _rows(text: str) -> list[dict[str, Any]]:
     return [{k: _typed(v) for k, v in row.items()} for row in csv.DictReader(io.StringIO(text))]
 
 
-def _frame(text: str) -> pandas.DataFrame:
+def _pandas() -> Any:
     try:
         import pandas
     except ImportError:  # pragma: no cover - depends on the environment
         raise ImportError("pandas is not installed: pip install pandas (or use the rows)") from None
-    return pandas.read_csv(io.StringIO(text), keep_default_na=False, na_values=[""])
+    return pandas
+
+
+def _frame(text: str) -> pandas.DataFrame:
+    return _pandas().read_csv(io.StringIO(text), keep_default_na=False, na_values=[""])
+
+
+#: The charts :meth:`SimulationResult.plot` draws, by the name of the SVG file
+#: ``smoothscale simulate`` writes for each (``availability`` for
+#: ``availability.svg``), to the key of :attr:`SimulationResult.series` (the
+#: ``timeseries.csv`` column) holding its data. ``plot`` takes either name.
+PLOTS: dict[str, str] = {
+    "availability": "available_tasks",
+    "restoring_tasks": "restoring_tasks",
+    "imbalance": "imbalance",
+    "restored_records": "restored_records",
+    "backlog": "backlog_records",
+    "max_replicas": "max_replicas_per_client",
+    "unavailability": "unavailable_task_s_so_far",
+}
 
 
 @dataclass(frozen=True)
@@ -183,34 +256,74 @@ class SimulationResult:
     """What :func:`simulate` returns: the documents ``smoothscale simulate``
     writes, as text and parsed.
 
-    ``summary`` is ``summary.json`` (per strategy: outcome, unavailability,
-    restored records, moves, rebalances, convergence, balance, …; each figure
-    is defined in docs/simulator.md#metrics); ``timeseries`` the rows of
-    ``timeseries.csv`` (one per sample and strategy); ``series`` the data the
-    command line's SVG charts draw (per time series: title, label, unit, and
-    per strategy the times ``t_s`` and values ``value``).
+    Attributes:
+        summary: ``summary.json``: per strategy its outcome, unavailability,
+            restored records, moves, rebalances, convergence, balance, …
+            (each figure is defined in docs/simulator.md#metrics).
+        timeseries: the rows of ``timeseries.csv``, one per sample and
+            strategy (columns ``strategy``, ``t_s``, ``available_tasks``,
+            ``restoring_tasks``, ``imbalance``, ``max_replicas_per_client``,
+            ``backlog_records``, ``restored_records``), as :class:`Rows`:
+            ``timeseries.frame`` is the table as a pandas DataFrame.
+        series: the data the command line's SVG charts draw, by
+            ``timeseries.csv`` column and then ``unavailable_task_s_so_far``
+            (the cumulative unavailability): per series ``title``, ``label``,
+            ``unit`` and per strategy the times ``t_s``, the values ``value``
+            and ``infeasible_at_s``. :data:`PLOTS` names them as the SVG
+            files do.
+        summary_json: ``summary.json``'s text, byte for byte.
+        timeseries_csv: ``timeseries.csv``'s text, byte for byte.
     """
 
     summary: dict[str, Any]
-    timeseries: list[dict[str, Any]]
+    timeseries: Rows
     series: dict[str, dict[str, Any]]
     summary_json: str = field(repr=False)
     timeseries_csv: str = field(repr=False)
 
     @property
     def frame(self) -> pandas.DataFrame:
-        """The time series as a pandas DataFrame (pandas must be installed)."""
+        """``timeseries.frame``: the time series as a pandas DataFrame (pandas
+        must be installed)."""
         return _frame(self.timeseries_csv)
 
-    def plot(self, column: str = "unavailable_task_s_so_far", ax: Any = None) -> Any:
-        """Draw one series (a key of ``series``: ``available_tasks``,
-        ``restoring_tasks``, ``imbalance``, ``restored_records``,
-        ``backlog_records``, ``max_replicas_per_client`` or the cumulative
-        ``unavailable_task_s_so_far``) over simulated time, a line per
-        strategy, with matplotlib (which must be installed); returns the axes.
+    def plot(
+        self, chart: str = "unavailability", ax: Any = None, *, column: str | None = None
+    ) -> Any:
+        """Draw one chart over simulated time (minutes), a line per strategy,
+        with matplotlib (which must be installed), as the command line's SVG
+        file of that name draws it.
+
+        Args:
+            chart: the chart, by the name of its SVG file (a key of
+                :data:`PLOTS`, ``.svg`` optional) or by its series
+                (``timeseries.csv``) column:
+
+                ==================  =============================  ===========
+                chart (SVG file)    series column                  unit
+                ==================  =============================  ===========
+                availability        available_tasks                tasks
+                restoring_tasks     restoring_tasks                tasks
+                imbalance           imbalance                      tasks/thread
+                restored_records    restored_records               records
+                backlog             backlog_records                records
+                max_replicas        max_replicas_per_client        replicas
+                unavailability      unavailable_task_s_so_far      task-s
+                ==================  =============================  ===========
+
+                ``unavailability``, the cumulative task-seconds without a
+                running active, by default.
+            ax: the matplotlib axes to draw on; new axes (a new figure) when
+                ``None``.
+            column: the former name of ``chart``, still taken.
+
+        Returns:
+            The axes drawn on.
+
+        Raises:
+            ValueError: ``chart`` names no chart.
         """
-        if column not in self.series:
-            raise ValueError(f"column must be one of {', '.join(self.series)}, got {column!r}")
+        column = _chart(chart if column is None else column, self.series)
         try:
             import matplotlib.pyplot as plt
         except ImportError:  # pragma: no cover - depends on the environment
@@ -231,14 +344,48 @@ class SimulationResult:
         return ax
 
 
+def _chart(chart: Any, series: Mapping[str, Any]) -> str:
+    """The series key of ``chart``: a chart's (SVG file's) name or a series key.
+
+    >>> _chart("availability.svg", {"available_tasks": {}})
+    'available_tasks'
+    >>> _chart("nope", {"available_tasks": {}})
+    Traceback (most recent call last):
+    ...
+    ValueError: chart must be one of availability, ..., got 'nope'
+    """
+    if isinstance(chart, str):
+        name = chart.removesuffix(".svg")
+        column = PLOTS.get(name, name)
+        if column in series:
+            return column
+    raise ValueError(
+        f"chart must be one of {', '.join(PLOTS)} (the SVG files' names) or "
+        f"{', '.join(series)} (the series' columns), got {chart!r}"
+    )
+
+
 def simulate(
     scenario: ScenarioSource,
     strategies: Sequence[str] | str | None = None,
     seed: int | None = None,
 ) -> SimulationResult:
-    """Run ``scenario`` (a path to a TOML scenario file, or TOML text) with each
-    strategy (the scenario's list when ``None``) and ``seed`` (the scenario's
-    when ``None``), as ``smoothscale simulate`` does.
+    """Run ``scenario`` with each strategy, as ``smoothscale simulate`` does.
+
+    Args:
+        scenario: a path to a TOML scenario file (``str`` or
+            ``os.PathLike``, relative to the working directory) or the TOML
+            text itself (docs/simulator.md, "Scenario files").
+        strategies: the strategies to run, by name (one name or a list of
+            distinct names, as ``--strategy``); the scenario's
+            ``strategies`` when ``None``.
+        seed: the seed of the churn and of the strategies' randomness, an
+            integer from 0 to 2^64 - 1 (as ``--seed``); the scenario's
+            ``seed`` when ``None``.
+
+    Returns:
+        A :class:`SimulationResult`: ``summary``, ``timeseries`` (and its
+        ``.frame``), ``series`` and ``plot``.
 
     >>> text = '''
     ... name = "tiny"
@@ -264,10 +411,12 @@ def simulate(
     >>> result.timeseries[0]["strategy"], result.timeseries[0]["t_s"]
     ('kip441', 0.0)
 
-    Raises :class:`ValueError` for a bad scenario (the command line's message,
-    naming the file and the key) and :class:`InvariantViolation` when a run
-    breaks an invariant. The GIL is released while the strategies run (in
-    parallel).
+    Raises:
+        ValueError: a bad scenario (the command line's message, naming the
+            file and the key), strategy or seed.
+        InvariantViolation: a run breaks an invariant (a bug).
+
+    The GIL is released while the strategies run (in parallel).
     """
     text, source = _scenario(scenario)
     if seed is not None and (
@@ -277,7 +426,7 @@ def simulate(
     summary, timeseries, series = _core.simulate(text, source, _names(strategies), seed)
     return SimulationResult(
         summary=json.loads(summary),
-        timeseries=_rows(timeseries),
+        timeseries=Rows.of_csv(timeseries),
         series={s["column"]: s for s in json.loads(series)["series"]},
         summary_json=summary,
         timeseries_csv=timeseries,
@@ -286,16 +435,27 @@ def simulate(
 
 @dataclass(frozen=True)
 class SweepResult:
-    """What :func:`sweep` returns: the documents ``smoothscale sweep`` writes.
+    """What :func:`sweep` returns: the documents ``smoothscale sweep`` writes,
+    as text and parsed.
 
-    ``runs`` holds every run's figures (``runs.json``'s rows: parameter values,
-    seed, strategy, outcome and every metric under its flat name), by point,
-    seed, then strategy; ``aggregate`` is ``sweep.json``: per point and
-    strategy, n, mean, std, the 95 % confidence half-width, p50, p95 and max
-    of every metric.
+    Attributes:
+        runs: every run's figures, by point (combination of the swept
+            values), seed, then strategy: ``runs.json``'s rows (``parameters``,
+            ``seed``, ``strategy``, ``outcome`` and ``metrics``, every metric
+            under its flat name such as ``unavailable_task_s.total``), as
+            :class:`Rows`: ``runs.frame`` is ``runs.csv`` as a pandas
+            DataFrame, a column per parameter and metric.
+        aggregate: ``sweep.json``: per point and strategy the runs, the
+            completed ones, the infeasible seeds and per metric ``n``,
+            ``mean``, ``std``, ``ci95_half_width`` (the 95 % confidence
+            interval of the mean is mean ± ci95_half_width), ``p50``, ``p95``
+            and ``max``.
+        sweep_json: ``sweep.json``'s text, byte for byte.
+        runs_json: ``runs.json``'s text, byte for byte.
+        runs_csv: ``runs.csv``'s text, byte for byte.
     """
 
-    runs: list[dict[str, Any]]
+    runs: Rows
     aggregate: dict[str, Any]
     sweep_json: str = field(repr=False)
     runs_json: str = field(repr=False)
@@ -303,8 +463,8 @@ class SweepResult:
 
     @property
     def frame(self) -> pandas.DataFrame:
-        """The runs as a pandas DataFrame, a column per parameter and metric
-        (pandas must be installed)."""
+        """``runs.frame``: the runs as a pandas DataFrame, a column per
+        parameter and metric (pandas must be installed)."""
         return _frame(self.runs_csv)
 
 
@@ -363,16 +523,35 @@ def sweep(
     client: Any = None,
     parts: int | None = None,
 ) -> SweepResult:
-    """Run ``scenario`` with each strategy on every seed of ``seeds`` (a
-    ``range`` with step 1, a count ``n`` for ``range(n)``, or ``"A..B"``), and
-    on every combination of the values in ``sets`` (``{"config.max_warmup_replicas":
-    [1, 2, 4]}``, as ``--set`` on the command line, besides the scenario's own
-    ``[sweep]`` table), as ``smoothscale sweep`` does.
+    """Run ``scenario`` with each strategy on every seed of ``seeds`` and every
+    combination of the swept values, as ``smoothscale sweep`` does.
 
-    With ``client`` (a ``dask.distributed.Client``) the seeds are split into
-    ``parts`` contiguous parts (by default four per worker), each run by a
-    worker with the Rust simulator, and the result is exactly what the local
-    sweep returns for the same seeds.
+    Args:
+        scenario: a path to a TOML scenario file (``str`` or
+            ``os.PathLike``, relative to the working directory) or the TOML
+            text itself.
+        seeds: the seeds: a ``range`` with step 1, a count ``n`` for
+            ``range(n)``, or ``"A..B"`` (A included, B not), as ``--seeds``.
+        strategies: the strategies to run, by name (one name or a list of
+            distinct names); the scenario's ``strategies`` when ``None``.
+        sets: the values to sweep, by scenario key, as ``--set`` on the
+            command line (``{"config.max_warmup_replicas": [1, 2, 4]}`` is
+            ``--set config.max_warmup_replicas=1,2,4``); every combination is
+            a point, besides the scenario's own ``[sweep]`` table.
+        client: a ``dask.distributed.Client``: the seeds are run by the
+            cluster's workers, each with the Rust simulator, and the result is
+            exactly the local sweep's. A script that starts worker processes
+            (a ``LocalCluster``, or ``Client()``) must do so under
+            ``if __name__ == "__main__":``, since those processes import the
+            script again. ``None`` (the default) runs in this process, on
+            every core.
+        parts: with ``client``, how many contiguous parts the seeds are split
+            into, one task each (at most one per seed); four per worker when
+            ``None``. Without ``client`` it has no effect.
+
+    Returns:
+        A :class:`SweepResult`: ``runs`` (and its ``.frame``) and
+        ``aggregate``.
 
     >>> text = '''
     ... name = "tiny"
@@ -395,12 +574,18 @@ def sweep(
     >>> result.aggregate["points"][0]["strategies"]["kip441"]["runs"]
     3
 
-    Ctrl-C stops a local sweep (raising :class:`KeyboardInterrupt`).
+    Raises:
+        ValueError: a bad scenario, seed range, strategy, swept key or value,
+            or ``parts`` (the command line's message).
+        InvariantViolation: a run breaks an invariant (a bug).
+        KeyboardInterrupt: Ctrl-C stops a local sweep.
     """
     text, source = _scenario(scenario)
     start, end = _seed_range(seeds)
     names = _names(strategies)
     axes = _sets(sets)
+    if parts is not None and (not isinstance(parts, int) or isinstance(parts, bool) or parts < 1):
+        raise ValueError(f"parts must be a positive integer, got {parts!r}")
     if client is None:
         docs = _core.sweep(text, source, start, end, names, axes)
     else:
@@ -409,7 +594,7 @@ def sweep(
         docs = sweep_on(client, text, source, start, end, names, axes, parts)
     sweep_json, runs_json, runs_csv = docs
     return SweepResult(
-        runs=json.loads(runs_json)["runs"],
+        runs=Rows.of_csv(runs_csv, json.loads(runs_json)["runs"]),
         aggregate=json.loads(sweep_json),
         sweep_json=sweep_json,
         runs_json=runs_json,
