@@ -8,7 +8,7 @@ simulator scenario with the run's configuration and measured rates, runs `smooth
 with kip441 (the algorithm both real assignors run), and prints the real and simulated figures
 side by side as a Markdown table.
 
-    python3 e2e/real-vs-sim.py           # compare the timelines of the last `mvn verify`
+    python3 e2e/real-vs-sim.py           # compare the timelines of the last `mvn verify -Plive`
     python3 e2e/real-vs-sim.py --run     # run the live tests first (a real broker, about 5 minutes)
     python3 e2e/real-vs-sim.py --bundle  # also write the kip441 runs' scenarios to simulations/
 
@@ -39,7 +39,7 @@ def load(scenario, assignor):
         with open(path, encoding="utf-8") as f:
             return json.load(f)
     except FileNotFoundError:
-        fail(f"{path} is missing: run the live tests first (this script's --run, or mvn verify)")
+        fail(f"{path} is missing: run the live tests first (this script's --run, or ./run-tests --live)")
 
 
 def restore_rate(real):
@@ -168,7 +168,7 @@ def main():
         subprocess.run(
             ["cargo", "build", "--release", "--quiet", "-p", "smoothscale-jni"], cwd=ROOT, check=True)
         subprocess.run(
-            ["mvn", "-q", "-B", "-f", "bindings/java/pom.xml", "test", "-Dtest=Live*Test"], cwd=ROOT, check=True)
+            ["mvn", "-B", "-ntp", "-f", "bindings/java/pom.xml", "test", "-Plive", "-Dtest=Live*Test"], cwd=ROOT, check=True)
     os.makedirs(OUT, exist_ok=True)
     table = []
     for scenario in SCENARIOS:

@@ -135,12 +135,15 @@ mod tests {
             let values: Vec<usize> = (0..keys.len()).collect();
             let blocked = Rows::from_runs(buckets, &keys, &values, &lens);
             let plain = Rows::keyed(buckets, &keys, &values);
-            let stable = |b: usize| -> Vec<usize> {
-                (0..keys.len()).filter(|&i| keys[i] as usize == b).collect()
-            };
-            for b in 0..buckets {
+            // The stable grouping by brute force: each bucket's positions
+            // in input order.
+            let mut stable: Vec<Vec<usize>> = vec![Vec::new(); buckets];
+            for (i, &key) in keys.iter().enumerate() {
+                stable[key as usize].push(i);
+            }
+            for (b, expected) in stable.iter().enumerate() {
                 assert_eq!(blocked.row(b), plain.row(b));
-                assert_eq!(blocked.row(b), stable(b).as_slice());
+                assert_eq!(blocked.row(b), expected.as_slice());
             }
             assert_eq!(blocked.start, plain.start);
             assert_eq!(blocked.items, plain.items);
