@@ -102,7 +102,7 @@ impl Context {
             seed,
             duration_ms: scenario.duration_ms,
             total_tasks: scenario.total_tasks(),
-            standbys_asked: scenario.config.num_standby_replicas > 0,
+            standbys_asked: scenario.standbys_asked(),
             events: markers::scripted(scenario),
             churn: markers::churn(scenario, seed),
         }

@@ -607,13 +607,15 @@ fn legend_notes<'a>(svg: &'a str, strategy: &str, names: &[&str]) -> Vec<&'a str
         .collect()
 }
 
-/// The value of `"total"` under `"unavailable_task_s"` of `strategy` in
-/// the text of a `summary.json`, as written.
-fn summary_total<'a>(summary: &'a str, strategy: &str) -> &'a str {
-    let block = &summary[summary.find(&format!("\"{strategy}\": {{")).unwrap()..];
-    let block = &block[block.find("\"unavailable_task_s\": {").unwrap()..];
-    let value = &block[block.find("\"total\": ").unwrap() + "\"total\": ".len()..];
-    value[..value.find(['\n', ',']).unwrap()].trim()
+/// The value at `path` (`["unavailable_task_s", "total"]`) under
+/// `strategy` in the text of a `summary.json`, as written.
+fn summary_written<'a>(summary: &'a str, strategy: &str, path: &[&str]) -> &'a str {
+    let mut rest = &summary[summary.find(&format!("\"{strategy}\": {{")).unwrap()..];
+    for key in path {
+        let key = format!("\"{key}\": ");
+        rest = &rest[rest.find(&key).unwrap() + key.len()..];
+    }
+    rest[..rest.find(['\n', ',']).unwrap()].trim()
 }
 
 /// The cumulative unavailability chart: its legend gives every strategy's
@@ -644,7 +646,10 @@ fn the_unavailability_chart_ends_at_the_runs_unavailable_task_seconds() {
         let notes = legend_notes(&svg, name, &STRATEGIES);
         assert_eq!(
             notes[0],
-            format!("{} task-s", summary_total(&summary_text, name)),
+            format!(
+                "{} task-s",
+                summary_written(&summary_text, name, &["unavailable_task_s", "total"])
+            ),
             "{name}"
         );
         // (t_s, available_tasks) of the strategy's samples.
@@ -906,12 +911,7 @@ fn bundled_tables_fit_120_columns_and_never_converged_runs_say_never() {
                     nevers += 1;
                 }
                 value => {
-                    let text = summary_text
-                        [summary_text.find(&format!("\"{strategy}\": {{")).unwrap()..]
-                        .split("\"time_to_converge_s\": ")
-                        .nth(1)
-                        .and_then(|t| t.split(',').next())
-                        .unwrap();
+                    let text = summary_written(&summary_text, strategy, &["time_to_converge_s"]);
                     assert_eq!(shown, text, "{name}: {row} ({value})");
                 }
             }

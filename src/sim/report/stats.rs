@@ -28,14 +28,13 @@ pub struct RunFigures {
 
 impl RunFigures {
     pub(crate) fn of(point: usize, at: &SweepPoint, seed: u64, result: &RunResult) -> RunFigures {
-        let standbys_asked = at.scenario.config.num_standby_replicas > 0;
         RunFigures {
             point,
             settings: at.settings.clone(),
             seed,
             strategy: result.strategy.clone(),
             completed: result.outcome == Outcome::Completed,
-            metrics: flat_metrics(result, standbys_asked),
+            metrics: flat_metrics(result, at.scenario.standbys_asked()),
         }
     }
 }

@@ -255,4 +255,10 @@ impl Scenario {
             .map(|s| u64::from(s.partitions))
             .sum()
     }
+
+    /// Whether it asks for standbys (`num_standby_replicas > 0`): the
+    /// standby-cover figure means nothing without.
+    pub fn standbys_asked(&self) -> bool {
+        self.config.num_standby_replicas > 0
+    }
 }

@@ -30,7 +30,7 @@ impl RunInfo {
             scenario: scenario.name.clone(),
             scenario_hash: scenario_hash(text),
             seed,
-            standbys_asked: scenario.config.num_standby_replicas > 0,
+            standbys_asked: scenario.standbys_asked(),
         }
     }
 }
