@@ -39,7 +39,7 @@ def load(scenario, assignor):
         with open(path, encoding="utf-8") as f:
             return json.load(f)
     except FileNotFoundError:
-        fail(f"{path} is missing: run the live tests first (this script's --run, or ./run-tests --live)")
+        fail(f"{path} is missing: run the live tests first (this script's --run, or ./run-tests --long)")
 
 
 def restore_rate(real):

@@ -482,6 +482,7 @@ fn dense_min_cost(state: &ClusterState) -> u64 {
 /// the bounds, restores exactly what the dense network's optimum restores,
 /// places valid standbys, and is the same on a second run.
 #[test]
+#[ignore = "long: ./run-tests --long and CI run it"]
 fn sparse_states_at_scale_match_the_dense_network() {
     use smoothscale::generate::{generate, History, Spec};
     for seed in 0..3 {

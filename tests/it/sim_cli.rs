@@ -875,6 +875,7 @@ fn cell<'a>(header: &str, row: &'a str, title: &str) -> &'a str {
 /// `time_to_converge_s`, and otherwise the figure `summary.json` has: a
 /// strategy that never converged prints no 0.
 #[test]
+#[ignore = "long: ./run-tests --long and CI run it"]
 fn bundled_tables_fit_120_columns_and_never_converged_runs_say_never() {
     let mut nevers = 0;
     for name in support::BUNDLED {
@@ -934,6 +935,7 @@ fn bundled_tables_fit_120_columns_and_never_converged_runs_say_never() {
 /// churn, every strategy and an infeasible one; `--wide` adds the other
 /// headline metrics' rows.
 #[test]
+#[ignore = "long: ./run-tests --long and CI run it"]
 fn a_bundled_sweep_table_fits_120_columns() {
     let file = format!(
         "{}/simulations/random-churn.toml",

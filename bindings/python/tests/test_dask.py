@@ -3,6 +3,8 @@ what the local sweep returns."""
 
 from __future__ import annotations
 
+import multiprocessing.resource_tracker
+
 import pytest
 import smoothscale
 from conftest import SIMULATIONS
@@ -21,6 +23,12 @@ def client():
     finally:
         client.close(timeout=30)
         cluster.close(timeout=30)
+        # The worker processes started multiprocessing's resource tracker, a
+        # process that otherwise outlives the tests by a moment: stop it and
+        # wait for it, so that the tests leave no process behind.
+        stop = getattr(multiprocessing.resource_tracker._resource_tracker, "_stop", None)
+        if stop is not None:
+            stop()
 
 
 @pytest.mark.parametrize("parts", [None, 3, 7])

@@ -62,7 +62,12 @@ def cases() -> list[pytest.param]:
                 continue
             assert lang in ("python", "sh"), f"{name}: a {lang or 'bare'} block at line {line}"
             shown = found[i + 1][1] if i + 1 < len(found) and found[i + 1][0] == "text" else None
-            out.append(pytest.param(lang, body, shown, name, line, id=f"{name}:{line}"))
+            # A script that starts a Dask cluster of its own takes tens of
+            # seconds: with the long runs (run-tests --long; CI).
+            marks = [pytest.mark.long] if "LocalCluster" in body else []
+            out.append(
+                pytest.param(lang, body, shown, name, line, id=f"{name}:{line}", marks=marks)
+            )
     return out
 
 
@@ -180,6 +185,7 @@ def test_every_parameter_is_documented():
             assert re.search(rf"^\s+{name}: \S", doc, re.M), f"{result.__name__}.{name}"
 
 
+@pytest.mark.long
 def test_the_notebook_prints_what_the_readme_says(tmp_path):
     """The README quotes examples/notebook.py's figures over seeds 0..99."""
     quoted = re.search(

@@ -7,7 +7,7 @@ import org.junit.jupiter.api.Tag;
 /**
  * A live test class: one real broker ({@link Broker}) started before its tests and stopped after them. Test
  * classes run one after another, so the field holds the current class's broker. Tagged {@code live}: minutes
- * each, they run with {@code mvn verify -Plive} ({@code ./run-tests --live}, and CI), not by default.
+ * each, they run with {@code mvn verify -Plive} ({@code ./run-tests --long}, and CI), not by default.
  */
 @Tag("live")
 abstract class OnRealBroker {
