@@ -1,7 +1,8 @@
 //! Plan metrics: balance, moves against the previous assignment, the restore
 //! volume a plan implies, cross-rack placement, and the distance of the
-//! plan's restore volume to the `optimal` reference bound. Plain figures: the
-//! JSON form of [`PlanMetrics`] is written by `wire`, not here.
+//! plan's restore volume to `optimal`'s least within the same share bounds.
+//! Plain figures: the JSON form of [`PlanMetrics`] is written by `wire`, not
+//! here.
 
 use std::collections::BTreeMap;
 
@@ -46,8 +47,28 @@ pub struct PlanMetrics {
     pub distance_to_optimal: Option<u64>,
 }
 
+/// A plan that meets `optimal`'s share bounds and restores fewer records
+/// than `optimal`'s least: `optimal` is wrong, a bug in smoothscale (the
+/// simulator stops the run as on a broken invariant; the fronts report a bug).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "the plan restores {restore} records with every client within optimal's share bounds, \
+     fewer than optimal's least ({least}): optimal is not optimal (a bug in smoothscale)"
+)]
+pub struct OptimalBeaten {
+    /// Records the plan's actives restore.
+    pub restore: u64,
+    /// The least `optimal` found.
+    pub least: u64,
+}
+
 /// Computes the metrics of `plan` for `state`.
-pub fn plan_metrics(state: &ClusterState, plan: &Plan) -> PlanMetrics {
+///
+/// # Errors
+///
+/// [`OptimalBeaten`] when the plan restores fewer records than `optimal`
+/// within the same share bounds (see [`distance_to_optimal`]).
+pub fn plan_metrics(state: &ClusterState, plan: &Plan) -> Result<PlanMetrics, OptimalBeaten> {
     let mut m = PlanMetrics {
         active_spread_per_thread: 0.0,
         stateful_spread_per_thread: 0.0,
@@ -110,7 +131,7 @@ pub fn plan_metrics(state: &ClusterState, plan: &Plan) -> PlanMetrics {
             m.replica_restore_records = m.replica_restore_records.saturating_add(records);
         }
     }
-    m.distance_to_optimal = distance_given(state, plan, m.active_restore_records);
+    m.distance_to_optimal = distance_given(state, plan, m.active_restore_records)?;
     m.active_spread_per_thread = spread(&active_loads);
     m.stateful_spread_per_thread = spread(&stateful_loads);
     let clients = state.clients().len();
@@ -127,7 +148,7 @@ pub fn plan_metrics(state: &ClusterState, plan: &Plan) -> PlanMetrics {
         })
         .max()
         .unwrap_or(0);
-    m
+    Ok(m)
 }
 
 /// Actives of `plan` on a client whose rack is known and is not among the
@@ -160,16 +181,34 @@ pub fn cross_rack_actives(state: &ClusterState, plan: &Plan) -> u64 {
 /// Costs one min-cost flow over the sparse active network, with an arc per
 /// task, client and lag entry (see `optimal`'s complexity), and nothing
 /// when the plan breaks the bounds.
-pub fn distance_to_optimal(state: &ClusterState, plan: &Plan) -> Option<u64> {
+///
+/// # Errors
+///
+/// [`OptimalBeaten`] when `plan` meets the bounds and restores fewer
+/// records than `optimal`'s least: `optimal` is then wrong, and no figure
+/// would be honest.
+pub fn distance_to_optimal(
+    state: &ClusterState,
+    plan: &Plan,
+) -> Result<Option<u64>, OptimalBeaten> {
     distance_given(state, plan, active_restore_records(state, plan))
 }
 
-fn distance_given(state: &ClusterState, plan: &Plan, restore: u64) -> Option<u64> {
+fn distance_given(
+    state: &ClusterState,
+    plan: &Plan,
+    restore: u64,
+) -> Result<Option<u64>, OptimalBeaten> {
     if !meets_active_shares(state, plan) {
-        return None;
+        return Ok(None);
     }
-    let best = optimal::min_active_restore_cost(state)?;
-    restore.checked_sub(best)
+    let Some(least) = optimal::min_active_restore_cost(state) else {
+        return Ok(None);
+    };
+    match restore.checked_sub(least) {
+        Some(excess) => Ok(Some(excess)),
+        None => Err(OptimalBeaten { restore, least }),
+    }
 }
 
 /// Σ over stateful actives of the lag on their client (`running` → 0,
@@ -212,4 +251,55 @@ fn previous_owners(state: &ClusterState) -> BTreeMap<TaskId, Vec<usize>> {
         }
     }
     owners
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::assignor::optimal::Optimal;
+    use crate::model::{AssignmentConfig, Client, Lag, Task};
+    use crate::Assignor;
+
+    /// Two stateful tasks, each 10 records behind on both clients:
+    /// `optimal` restores 20 at least.
+    fn state() -> ClusterState {
+        let (t0, t1) = (TaskId::new(0, 0), TaskId::new(0, 1));
+        let tasks = vec![Task::stateful(t0, 1_000), Task::stateful(t1, 1_000)];
+        let behind = |c: Client| {
+            c.with_lag(t0, Lag::Records(10))
+                .with_lag(t1, Lag::Records(10))
+        };
+        let clients = vec![behind(Client::new("a", 1)), behind(Client::new("b", 1))];
+        ClusterState::new(AssignmentConfig::default(), tasks, clients).unwrap()
+    }
+
+    #[test]
+    fn a_plan_at_optimals_least_is_at_distance_zero() {
+        let state = state();
+        let plan = Optimal.assign(&state).unwrap();
+        assert_eq!(distance_to_optimal(&state, &plan), Ok(Some(0)));
+        assert_eq!(distance_given(&state, &plan, 25), Ok(Some(5)));
+    }
+
+    /// What a plan restoring fewer records than `optimal` within its bounds
+    /// meets (no real plan can while `optimal` is right: the restore is
+    /// understated here to drive that path).
+    #[test]
+    fn a_plan_beating_optimal_is_an_error_naming_both_figures() {
+        let state = state();
+        let plan = Optimal.assign(&state).unwrap();
+        let beaten = distance_given(&state, &plan, 15).unwrap_err();
+        assert_eq!(
+            beaten,
+            OptimalBeaten {
+                restore: 15,
+                least: 20
+            }
+        );
+        let message = beaten.to_string();
+        assert!(
+            message.contains("restores 15 records") && message.contains("least (20)"),
+            "{message}"
+        );
+    }
 }

@@ -16,13 +16,17 @@ use crate::model::ClusterState;
 ///
 /// The [`AssignFailure`] of [`crate::assign()`]: the input when the strategy
 /// cannot serve the state, a bug when it fails inside or its plan breaks an
-/// invariant.
+/// invariant; a bug ([`AssignFailure::Internal`]) too when the metrics find
+/// the plan beating `optimal` ([`crate::metrics::OptimalBeaten`]).
 pub fn assign_json(
     strategy: &dyn Assignor,
     state: &ClusterState,
     metrics: bool,
 ) -> Result<String, AssignFailure> {
     let plan = assign(strategy, state)?;
-    let figures = metrics.then(|| plan_metrics(state, &plan));
+    let figures = metrics
+        .then(|| plan_metrics(state, &plan))
+        .transpose()
+        .map_err(|beaten| AssignFailure::Internal(beaten.to_string()))?;
     Ok(super::plan_to_json(&plan, figures))
 }

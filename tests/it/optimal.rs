@@ -242,7 +242,7 @@ proptest! {
         prop_assert!(meets_bounds(&state, &plan), "bounds broken: {:?}\n{}", plan, replay(&state));
         let best = brute_force(&state);
         prop_assert_eq!(restore_cost(&state, &plan), best, "plan {:?}\n{}", plan, replay(&state));
-        let m = plan_metrics(&state, &plan);
+        let m = plan_metrics(&state, &plan).unwrap();
         prop_assert_eq!(m.active_restore_records, best);
         prop_assert_eq!(m.distance_to_optimal, Some(0));
         check_replicas(&state, &plan)?;
@@ -261,8 +261,8 @@ proptest! {
                 continue;
             }
             let Ok(other) = support::outcome(strategy.info().name, &state) else { continue };
-            let distance = metrics::distance_to_optimal(&state, &other);
-            prop_assert_eq!(plan_metrics(&state, &other).distance_to_optimal, distance);
+            let distance = metrics::distance_to_optimal(&state, &other).unwrap();
+            prop_assert_eq!(plan_metrics(&state, &other).unwrap().distance_to_optimal, distance);
             if meets_bounds(&state, &other) {
                 let theirs = restore_cost(&state, &other);
                 prop_assert!(
@@ -316,11 +316,11 @@ fn actives_follow_the_state_within_the_shares() {
     assert_eq!(plan.clients[&"a".into()].active.len(), 2);
     assert_eq!(restore_cost(&state, &plan), 5 + 300 + 1_000);
     assert_eq!(brute_force(&state), 5 + 300 + 1_000);
-    let m = plan_metrics(&state, &plan);
+    let m = plan_metrics(&state, &plan).unwrap();
     assert_eq!(m.distance_to_optimal, Some(0));
     // kip441 keeps balance per thread too; whatever it restores is no less.
     let k = support::kip441(&state);
-    if let Some(d) = metrics::distance_to_optimal(&state, &k) {
+    if let Some(d) = metrics::distance_to_optimal(&state, &k).unwrap() {
         assert_eq!(d, restore_cost(&state, &k) - restore_cost(&state, &plan));
     }
 }
@@ -349,7 +349,7 @@ fn standbys_go_where_the_state_is() {
     assert!(standbys.iter().all(|&n| n <= 1), "{plan:?}");
     assert_eq!(plan.clients[&"c".into()].standby.len(), 1, "{plan:?}");
     assert_eq!(
-        plan_metrics(&state, &plan).replica_restore_records,
+        plan_metrics(&state, &plan).unwrap().replica_restore_records,
         10 + 1_000
     );
 }
@@ -395,7 +395,10 @@ fn no_clients_and_no_tasks() {
     );
     let plan = support::run("optimal", &state);
     assert!(plan.clients[&"a".into()].active.is_empty());
-    assert_eq!(plan_metrics(&state, &plan).distance_to_optimal, Some(0));
+    assert_eq!(
+        plan_metrics(&state, &plan).unwrap().distance_to_optimal,
+        Some(0)
+    );
 }
 
 #[test]
@@ -412,7 +415,7 @@ fn lags_too_large_for_exact_costs_are_refused() {
     let got = assignor::by_name("optimal").unwrap().assign(&state);
     assert!(matches!(got, Err(AssignError::Infeasible(_))), "{got:?}");
     let plan = support::kip441(&state);
-    assert_eq!(metrics::distance_to_optimal(&state, &plan), None);
+    assert_eq!(metrics::distance_to_optimal(&state, &plan), Ok(None));
 }
 
 #[test]
@@ -431,13 +434,13 @@ fn cross_rack_actives_count_known_racks_only() {
     a.active
         .extend([support::t(0, 0), support::t(0, 1), support::t(0, 2)]);
     assert_eq!(metrics::cross_rack_actives(&state, &plan), 1);
-    assert_eq!(plan_metrics(&state, &plan).cross_rack_actives, 1);
+    assert_eq!(plan_metrics(&state, &plan).unwrap().cross_rack_actives, 1);
     // b has no rack: nothing it runs counts.
     let all = std::mem::take(&mut plan.clients.get_mut(&"a".into()).unwrap().active);
     plan.clients.get_mut(&"b".into()).unwrap().active = all;
     assert_eq!(metrics::cross_rack_actives(&state, &plan), 0);
     // Unbalanced plans have no distance to optimal.
-    assert_eq!(metrics::distance_to_optimal(&state, &plan), None);
+    assert_eq!(metrics::distance_to_optimal(&state, &plan), Ok(None));
 }
 
 // ---------------------------------------------------------------------------
@@ -512,7 +515,10 @@ fn sparse_states_at_scale_match_the_dense_network() {
         assert!(meets_bounds(&state, &plan), "seed {seed}");
         let best = dense_min_cost(&state);
         assert_eq!(restore_cost(&state, &plan), best, "seed {seed}");
-        assert_eq!(plan_metrics(&state, &plan).distance_to_optimal, Some(0));
+        assert_eq!(
+            plan_metrics(&state, &plan).unwrap().distance_to_optimal,
+            Some(0)
+        );
         check_replicas(&state, &plan).expect("valid standbys");
         assert_eq!(support::run("optimal", &state), plan, "seed {seed}");
     }

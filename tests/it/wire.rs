@@ -264,7 +264,7 @@ fn assigned_plans_round_trip_with_and_without_metrics() {
     for seed in 0..40 {
         let state = random_state(seed);
         let plan = kip441(&state);
-        let figures = metrics::plan_metrics(&state, &plan);
+        let figures = metrics::plan_metrics(&state, &plan).unwrap();
         let plain = plan_to_json(&plan, None);
         let with_metrics = plan_to_json(&plan, Some(figures));
         assert_eq!(plan_from_json(&plain).unwrap(), plan, "seed {seed}");

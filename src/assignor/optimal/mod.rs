@@ -95,7 +95,7 @@ const NAME: &str = "optimal";
 /// let plan = Optimal.assign(&state).unwrap();
 /// assert!(plan.clients[&ClientId::new("a")].active.contains(&t1));
 /// assert!(plan.clients[&ClientId::new("b")].active.contains(&t0));
-/// assert_eq!(smoothscale::metrics::distance_to_optimal(&state, &plan), Some(0));
+/// assert_eq!(smoothscale::metrics::distance_to_optimal(&state, &plan), Ok(Some(0)));
 /// ```
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Optimal;

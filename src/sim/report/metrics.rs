@@ -417,7 +417,7 @@ pub const METRICS: &[Metric] = &[
     },
     Metric {
         key: "restore_over_optimal.records",
-        doc: "over the rebalances whose plan gives every member between ⌊T·k/K⌋ and ⌈T·k/K⌉ actives, the records its actives restore beyond the `optimal` strategy's minimum for the same input",
+        doc: "over the rebalances whose plan gives every member between ⌊T·k/K⌋ and ⌈T·k/K⌉ actives, the records its actives restore beyond the `optimal` strategy's minimum for the same input (a plan restoring less than that minimum stops the run as a bug in `optimal`, exit 1)",
         value: |s| Some(Fixed::int(s.metrics.restore_over_optimal_records.get())),
         column: None,
     },

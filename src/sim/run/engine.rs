@@ -253,7 +253,10 @@ impl<'a> Run<'a> {
             Err(e) => return Err(self.error(e.problems())),
         };
         let cross_rack_actives = metrics::cross_rack_actives(&state, &plan);
-        let over_optimal = metrics::distance_to_optimal(&state, &plan);
+        // A plan beating `optimal` on its own objective means `optimal` is
+        // wrong: the run stops as on a broken invariant (exit 1, the replay).
+        let over_optimal = metrics::distance_to_optimal(&state, &plan)
+            .map_err(|beaten| self.error(vec![beaten.to_string()]))?;
         let (now, pause, eager) = (self.now, self.settings.rebalance_pause, self.settings.eager);
         let applied = self.world.apply(&plan, now, pause, eager);
         for &(t, outage) in &applied.closed {
