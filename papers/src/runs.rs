@@ -61,7 +61,7 @@ pub fn newcomers(s: &Scenario) -> u64 {
     s.events
         .iter()
         .map(|e| match e.kind {
-            EventKind::ScaleOut { count } => u64::from(count),
+            EventKind::ScaleOut { count, .. } => u64::from(count),
             _ => 0,
         })
         .sum()

@@ -36,25 +36,25 @@ enum Command {
     /// Prints a comparison table; writes summary.json, timeseries.csv and SVG
     /// plots into the output directory, only once every run has succeeded.
     ///
-    /// The table, one row per strategy, shows by default the figures asked
-    /// about most, within 120 columns (--wide: every column), with a key
-    /// under it saying what each column means: unavailable = task-seconds
-    /// without a running active; max outage = the longest one of a task;
-    /// active moves over all rebalances; rebalances counted (the initial
-    /// plan not); converge = seconds from the last event until the plan in
-    /// force asks for no follow-up and is balanced (active spread per thread
-    /// at most 1) to the end, 0 when the event's own rebalance made such a
-    /// plan (its moved tasks may restore long after: see max outage),
-    /// "never" when that did not happen by the end; imbalance =
-    /// time-weighted max - min actives per thread. --wide adds restored
-    /// records, standby moves, standby cover (time-weighted share of
-    /// stateful tasks with their caught-up standbys) and cross-rack records.
-    /// "-" means the figure does not apply; a run stopped as infeasible
-    /// shows its outcome, not partial figures. Figures print as
-    /// summary.json writes them. summary.json has these and more (times to
-    /// full availability, full redundancy and restores done, recovery
-    /// against steady replication, the input backlog, the most replicas on
-    /// one client), each defined in docs/simulator.md#metrics.
+    /// The table, one row per strategy, shows by default what users feel,
+    /// within 120 columns (--wide: every column), with a key under it saying
+    /// what each column means: unavailable = task-seconds without a running
+    /// active; lag = input records behind, time-weighted mean over all
+    /// tasks; drain = the longest time from an event until no input backlog
+    /// was left ("never": a backlog still there at the end); restored =
+    /// records replayed by restoring actives, standbys and warm-ups;
+    /// rebalances counted (the initial plan not); load imb. = the busiest
+    /// member's input load per thread over the mean, time-weighted. --wide
+    /// adds the longest outage, the 99th-percentile wait of an input
+    /// record, the input not processed by the end, active and standby
+    /// moves, the time to converge, the task-count imbalance, standby cover
+    /// and cross-rack records. "-" means the figure does not apply; a run
+    /// stopped as infeasible shows its outcome, not partial figures. Figures
+    /// print as summary.json writes them. summary.json has these and more
+    /// (lag in record-seconds, p50/p99/max waits, times to full
+    /// availability, full redundancy and restores done, recovery against
+    /// steady replication, the most replicas on one client), each defined
+    /// in docs/simulator.md#metrics.
     ///
     /// Scenario files are TOML; every key (its type, default, unit and
     /// meaning) is listed in docs/simulator.md#scenario-files. Durations are

@@ -352,7 +352,7 @@ pub(crate) mod fixtures {
     }
 
     pub(crate) fn sample_sweep() -> Vec<PointSweep> {
-        aggregate(&sample_runs())
+        aggregate(&sample_runs(), "kip441")
     }
 }
 
@@ -630,6 +630,40 @@ mod tests {
         ));
         assert!(json.contains("\"infeasible_seeds\": [],"), "{json}");
         assert!(json.ends_with("}\n"));
+        // heron-rr against kip441 on seeds 2 and 3: unavailable 1 and 3 s
+        // more; std √2, half-width 12.706 × √2 / √2.
+        let paired = &point["paired"];
+        assert_eq!(paired["baseline"], "kip441");
+        assert_eq!(paired["strategies"].as_object().unwrap().len(), 1);
+        let down = &paired["strategies"]["heron-rr"]["unavailable_task_s.stateful"];
+        let fields = [
+            "\"n\": 2,",
+            "\"mean_difference\": 2.000,",
+            "\"ci95_half_width\": 12.706,",
+            "\"ci95\": [\n                -10.706,\n                14.706\n              ],",
+            "\"lower\": 0,",
+            "\"higher\": 2,",
+            "\"equal\": 0,",
+            "\"verdict\": \"no significant difference\"",
+        ];
+        let written = format!(
+            "\"unavailable_task_s.stateful\": {{\n              {}\n            }}",
+            fields.join("\n              ")
+        );
+        assert!(json.contains(&written), "{written}\n{json}");
+        assert_eq!(down["n"], 2);
+        // Metrics in METRICS order, keyed as in `metrics`.
+        let keys: Vec<&String> = paired["strategies"]["heron-rr"]
+            .as_object()
+            .unwrap()
+            .keys()
+            .collect();
+        let stats: Vec<&String> = point["strategies"]["kip441"]["metrics"]
+            .as_object()
+            .unwrap()
+            .keys()
+            .collect();
+        assert_eq!(keys, stats);
         let order = [
             "\"scenario\"",
             "\"scenario_hash\"",
@@ -638,6 +672,7 @@ mod tests {
             "\"parameters\"",
             "\"points\"",
             "\"strategies\"",
+            "\"paired\"",
         ];
         let at: Vec<usize> = order.iter().map(|k| json.find(k).unwrap()).collect();
         assert!(at.windows(2).all(|w| w[0] < w[1]));

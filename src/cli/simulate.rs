@@ -35,9 +35,11 @@ pub(crate) struct SimulateArgs {
     /// The output directory [default: out/<scenario name>].
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
-    /// Print every column of the table (restored records, standby moves,
-    /// standby cover, cross-rack records too); without it the table shows
-    /// the figures asked about most, within 120 columns.
+    /// Print every column of the table (max outage, p99 delay, deficit,
+    /// active and standby moves, converge, imbalance, standby cover,
+    /// cross-rack records too); without it the table shows what users feel
+    /// most (unavailability, lag, drain time, restore traffic, rebalances,
+    /// load imbalance), within 120 columns.
     #[arg(long)]
     wide: bool,
 }

@@ -1,14 +1,18 @@
 //! `smoothscale sweep SCENARIO --seeds A..B [--set KEY=V1,V2]... [--strategy
-//! NAME]... [--out DIR]`: every combination of the parameter values (`--set`
-//! and the scenario's `[sweep]` table; `smoothscale::sim::overrides`) ×
-//! every seed from A (included) to B (excluded) × every strategy, in
-//! parallel; prints n, mean, std, the 95% confidence half-width, p50, p95 and
-//! max per headline metric (the `simulate` table's; `--wide` all of them),
-//! point and strategy, with a key, and writes them for every metric to
-//! `DIR/sweep.json`, and every run's figures, a row per point, seed and
-//! strategy, to `DIR/runs.csv` and `DIR/runs.json` (the runs and statistics
-//! are `smoothscale::sim::sweep`'s). A progress bar shows on standard error
-//! when it is a terminal.
+//! NAME]... [--baseline NAME] [--out DIR]`: every combination of the
+//! parameter values (`--set` and the scenario's `[sweep]` table;
+//! `smoothscale::sim::overrides`) × every seed from A (included) to B
+//! (excluded) × every strategy, in parallel; prints n, mean, std, the 95%
+//! confidence half-width, p50, p95 and max per headline metric (the
+//! `simulate` table's; `--wide` all of them), point and strategy, then each
+//! other strategy paired with the baseline seed by seed (mean difference,
+//! its 95% confidence interval, lower/higher/equal counts, verdict), with a
+//! key, and writes them for every metric to `DIR/sweep.json`, and every
+//! run's figures, a row per point, seed and strategy, to `DIR/runs.csv` and
+//! `DIR/runs.json` (the runs and statistics are `smoothscale::sim::sweep`'s).
+//! A progress bar shows on standard error when it is a terminal, and a note
+//! when the seeds mix development and held-out ones
+//! ([`SeedRange::mixes_held_out`]).
 
 use std::path::PathBuf;
 
@@ -42,6 +46,11 @@ pub(crate) struct SweepArgs {
     /// A strategy to run instead of the scenario's list; repeat for several.
     #[arg(long = "strategy", value_name = "NAME")]
     strategies: Vec<String>,
+    /// The strategy every other one is compared with seed by seed (the
+    /// table's paired block, sweep.json's `paired`) [default: the first
+    /// strategy run].
+    #[arg(long, value_name = "NAME")]
+    baseline: Option<String>,
     /// The output directory [default: out/<scenario name>].
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
@@ -69,7 +78,15 @@ pub(crate) fn run(args: &SweepArgs) -> Result<(), Failure> {
     let runs_per_strategy =
         sweep::runs_per_strategy(points.len(), seeds, "--seeds").map_err(bad)?;
     let strategies = choose_strategies(&scenario, &args.strategies)?;
+    let baseline =
+        sweep::choose_baseline(&strategies, args.baseline.as_deref(), "--baseline").map_err(bad)?;
     let out = out_dir(args.out.as_deref(), &scenario);
+    if seeds.mixes_held_out() {
+        eprintln!(
+            "note: seeds {seeds} mix development seeds (below {}) and held-out ones",
+            SeedRange::HELD_OUT_FROM
+        );
+    }
 
     let bar = progress_bar(runs_per_strategy.saturating_mul(strategies.len() as u64));
     let figures = sweep::run_points(&points, &strategies, seeds, &|| bar.inc(1));
@@ -78,7 +95,7 @@ pub(crate) fn run(args: &SweepArgs) -> Result<(), Failure> {
         figures.map_err(|e| at_point(violation(&e.error, &args.scenario), &points[e.point]))?;
 
     let info = SweepInfo::of(&scenario, &text, seeds, &points);
-    let stats = aggregate(&figures);
+    let stats = aggregate(&figures, &baseline);
     write_outputs(
         &out,
         &[

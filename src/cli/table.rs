@@ -1,13 +1,16 @@
 //! The tables `simulate` and `sweep` print: the headline metrics, one column
 //! (or, in `sweep`, one row) each with its unit, laid out for a terminal,
 //! and under them a key saying what each one means (`key.rs`). By default
-//! they show the figures asked about most, which fit 120 columns on the
+//! they show what users feel most (unavailability, lag, drain time, restore
+//! traffic, rebalances, load imbalance), which fit 120 columns on the
 //! bundled scenarios; `--wide` shows every headline metric. The columns,
 //! their glosses, what a null prints as and which are wide-only are the
 //! metric record's (`METRICS`' [`Column`]); the figures print as
-//! `summary.json` writes them ([`Fixed`]).
+//! `summary.json` writes them ([`Fixed`]). `sweep`'s has a second block, the
+//! strategies paired with the baseline (`paired.rs`).
 
 mod key;
+mod paired;
 
 use smoothscale::model::one_line;
 use smoothscale::sim::overrides::label;
@@ -78,6 +81,11 @@ fn key_of(headlines: &[Headline], more: &[(&'static str, &'static str)], wide: b
 /// Lays out rows of cells in columns: the first `left` columns left-aligned,
 /// the others right-aligned, two spaces apart, no trailing spaces.
 fn layout(rows: &[Vec<String>], left: usize) -> String {
+    layout_aligned(rows, &|c| c < left)
+}
+
+/// [`layout`] with the columns `c` for which `left(c)` left-aligned.
+fn layout_aligned(rows: &[Vec<String>], left: &dyn Fn(usize) -> bool) -> String {
     let columns = rows.iter().map(Vec::len).max().unwrap_or(0);
     let widths: Vec<usize> = (0..columns)
         .map(|c| {
@@ -96,7 +104,7 @@ fn layout(rows: &[Vec<String>], left: usize) -> String {
                 line.push_str("  ");
             }
             let pad = widths[c] - text.chars().count();
-            if c < left {
+            if left(c) {
                 line.push_str(text);
                 line.push_str(&" ".repeat(pad));
             } else {
@@ -178,7 +186,8 @@ const OUTCOME: (&str, &str) = (
 /// The table `sweep` prints: per point (its parameter values first) and
 /// strategy, one row per headline metric (every one when `wide`) with its
 /// unit, then n, mean, std, the 95% confidence half-width, p50, p95 and max
-/// over the completed runs; then the key.
+/// over the completed runs; then, when there are strategies besides the
+/// baseline, each paired with it (`paired.rs`); then the key.
 pub(crate) fn sweep_table(info: &SweepInfo, points: &[PointSweep], wide: bool) -> String {
     let titles = [
         "strategy", "metric", "unit", "n", "mean", "std", "±ci95", "p50", "p95", "max",
@@ -247,8 +256,18 @@ pub(crate) fn sweep_table(info: &SweepInfo, points: &[PointSweep], wide: bool) -
             out.push_str(&wrap(&line, WIDTH, "", "  "));
         }
     }
+    let mut more = STATISTICS.to_vec();
+    if let Some(block) = paired::block(&info.parameters, points, &headlines) {
+        out.push('\n');
+        out.push_str(&block);
+        // `n` also counts the seeds compared.
+        for entry in more.iter_mut().filter(|(title, _)| *title == paired::N.0) {
+            *entry = paired::N;
+        }
+        more.extend(paired::KEY);
+    }
     out.push('\n');
-    out.push_str(&key_of(&headlines, &STATISTICS, wide));
+    out.push_str(&key_of(&headlines, &more, wide));
     out
 }
 
@@ -284,7 +303,7 @@ mod tests {
             format!("scenario tiny (seed 7, smoothscale {VERSION})")
         );
         assert!(lines[1].starts_with("strategy  unavailable"), "{text}");
-        assert!(lines[2].contains("(task-s)") && lines[2].contains("(tasks/thread)"));
+        assert!(lines[2].contains("(task-s)") && lines[2].contains("(max/mean)"));
         assert!(lines[3].starts_with("kip441  "), "{text}");
         assert!(lines[3].contains("12.350") && lines[3].ends_with("completed"));
         assert!(lines[4].starts_with("heron-rr"), "{text}");
@@ -304,7 +323,7 @@ mod tests {
         let end = |line: &str, needle: &str| line.find(needle).unwrap() + needle.len();
         assert_eq!(end(lines[1], "unavailable"), end(lines[3], "12.350"));
         assert_eq!(end(lines[2], "(task-s)"), end(lines[3], "12.350"));
-        assert_eq!(end(lines[1], "converge"), end(lines[3], "60.000"));
+        assert_eq!(end(lines[1], "restored"), end(lines[3], "1234"));
         assert_eq!(end(lines[1], "outcome"), end(lines[4], "infeasible"));
     }
 
@@ -329,7 +348,14 @@ mod tests {
             }
             assert!(key.iter().any(|l| l.starts_with("outcome  ")), "{text}");
         }
-        for title in ["restored", "standby moves", "standby cover", "cross-rack"] {
+        for title in [
+            "max outage",
+            "p99 delay",
+            "converge",
+            "standby moves",
+            "standby cover",
+            "cross-rack",
+        ] {
             assert!(!narrow.contains(title), "{narrow}");
             assert!(wide.contains(title), "{wide}");
         }
@@ -346,13 +372,15 @@ mod tests {
     fn a_time_that_never_came_says_never() {
         let mut never = completed();
         never.metrics.converge_ms = None;
+        never.metrics.worst_event_drain_ms = Some(smoothscale::sim::Millis::new(2_500));
         let mut info = info();
         info.standbys_asked = false;
         let text = comparison_table(&info, &[never], true);
         let lines = table_part(&text);
         let end = |line: &str, needle: &str| line.find(needle).unwrap() + needle.len();
         assert_eq!(end(lines[1], "converge"), end(lines[3], "never"), "{text}");
-        assert_eq!(end(lines[1], "standby cover"), end(lines[3], "-"), "{text}");
+        let cover = end(lines[1], "standby cover");
+        assert!(lines[3][..cover].ends_with(" -"), "{text}");
         assert!(!lines[3].contains("0.000"), "{text}");
     }
 
@@ -406,37 +434,54 @@ mod tests {
             for entry in ["unavailable  ", "n  ", "std  ", "±ci95  "] {
                 assert!(key.iter().any(|l| l.starts_with(entry)), "{entry}: {text}");
             }
+            // The paired block between the table and the key, and its key.
+            assert!(text.contains("\n\npaired with kip441: "), "{text}");
+            for entry in [
+                "mean diff  ",
+                "95% CI  ",
+                "lower/higher/equal  ",
+                "verdict  ",
+            ] {
+                assert!(key.iter().any(|l| l.starts_with(entry)), "{entry}: {text}");
+            }
+            assert!(text.lines().all(|l| l.chars().count() <= WIDTH), "{text}");
         }
     }
 
     #[test]
-    fn the_tables_show_the_ten_headline_metrics_or_the_six_asked_most() {
+    fn the_tables_show_the_fifteen_headline_metrics_or_the_six_users_feel_most() {
         let keys = |wide| -> Vec<&str> { headlines(wide).iter().map(|h| h.key).collect() };
         assert_eq!(
             keys(true),
             [
                 "unavailable_task_s.total",
                 "max_outage_s",
+                "backlog.mean_records",
+                "delay_s.p99",
+                "worst_drain_s",
+                "throughput_deficit.records",
                 "restored_records.total",
                 "active_moves",
                 "standby_moves",
                 "rebalances.total",
                 "time_to_converge_s",
+                "load_imbalance.time_weighted",
                 "imbalance.time_weighted",
                 "standby_coverage",
                 "cross_rack_records"
             ]
         );
-        // The columns of the comparison in simulations/README.md.
+        // Unavailability, lag, drain time, restore traffic, rebalances and
+        // the load imbalance: what a user feels.
         assert_eq!(
             keys(false),
             [
                 "unavailable_task_s.total",
-                "max_outage_s",
-                "active_moves",
+                "backlog.mean_records",
+                "worst_drain_s",
+                "restored_records.total",
                 "rebalances.total",
-                "time_to_converge_s",
-                "imbalance.time_weighted",
+                "load_imbalance.time_weighted",
             ]
         );
     }

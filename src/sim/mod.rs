@@ -35,7 +35,7 @@ pub use scenario::file::scenario_hash;
 pub use scenario::overrides;
 pub use scenario::{choose_strategies, scenario_strategies, MAX_SCENARIO_BYTES};
 pub use scenario::{
-    ChurnKind, ChurnSpec, ClusterSpec, Event, EventKind, PerturbSpec, Protocol, Scenario,
-    SubtopologySpec,
+    ChurnKind, ChurnSpec, ClusterSpec, Event, EventKind, GroupSpec, InputSkew, PerturbSpec,
+    Protocol, Scenario, SubtopologySpec, Target, DEFAULT_GROUP, DEFAULT_PROCESS_COST_MILLI,
 };
 pub use units::{MilliRecords, Millis, Overflow, Rate, Records, SimTime};

@@ -30,6 +30,15 @@
 //! confidence interval of the mean is `mean ± ci95_half_width`) have the
 //! mean's decimals and are none for `n < 2`; how they are computed exactly
 //! is [`dispersion`](super::report::dispersion)'s.
+//!
+//! # Paired comparisons
+//!
+//! Every strategy meets the same churn and perturbation on a seed, so each
+//! is also compared with a baseline ([`choose_baseline`]: `--baseline`, by
+//! default the first strategy) seed by seed: per metric, over the seeds
+//! where both completed with a value, the mean of the differences, its 95%
+//! confidence interval, how many seeds come out lower, higher and equal,
+//! and a verdict ([`Paired`](super::report::Paired)).
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
@@ -68,6 +77,30 @@ pub fn runs_per_strategy(
         ));
     }
     Ok(runs)
+}
+
+/// The baseline the other strategies are compared with: `name` when it is
+/// one of `strategies` (those the sweep runs), by default the first;
+/// `given_as` names it in errors (`--baseline`).
+///
+/// # Errors
+///
+/// An [`InputError`] at `given_as` when `name` is not a strategy of
+/// `strategies`, or there is none.
+pub fn choose_baseline(
+    strategies: &[&dyn Assignor],
+    name: Option<&str>,
+    given_as: &str,
+) -> Result<String, InputError> {
+    let names: Vec<&str> = strategies.iter().map(|s| s.info().name).collect();
+    match name {
+        Some(name) if names.contains(&name) => Ok(name.to_string()),
+        Some(name) => Err(InputError::one_of(given_as, &names, name)),
+        None => names
+            .first()
+            .map(|first| (*first).to_string())
+            .ok_or_else(|| InputError::new(given_as, "has no strategy to default to")),
+    }
 }
 
 /// A run of a sweep that failed: its point (index into the sweep's points)
@@ -166,4 +199,32 @@ pub fn run_points_until(
         }
     }
     Some(Ok(figures))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::assignor;
+
+    #[test]
+    fn the_baseline_is_a_strategy_of_the_run_and_the_first_by_default() {
+        let named = |name| assignor::by_name(name).expect("a registered strategy");
+        let run = [named("kip441"), named("sticky")];
+        assert_eq!(choose_baseline(&run, None, "--baseline").unwrap(), "kip441");
+        assert_eq!(
+            choose_baseline(&run, Some("sticky"), "--baseline").unwrap(),
+            "sticky"
+        );
+        for bad in ["nope", "smooth"] {
+            let e = choose_baseline(&run, Some(bad), "--baseline").unwrap_err();
+            assert_eq!(
+                e.to_string(),
+                format!("--baseline must be one of kip441, sticky, got \"{bad}\"")
+            );
+        }
+        assert_eq!(
+            choose_baseline(&[], None, "baseline").unwrap_err().path,
+            "baseline"
+        );
+    }
 }

@@ -14,6 +14,7 @@ mod kip441_reference;
 mod kip441_spec;
 mod learner;
 mod optimal;
+mod paired;
 mod properties;
 mod samza;
 mod samza_fidelity;

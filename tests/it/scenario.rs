@@ -7,7 +7,8 @@ use std::path::PathBuf;
 
 use smoothscale::sim::{
     format_duration, parse_duration, scenario_hash, scenario_strategies, ChurnKind, ChurnSpec,
-    ClusterSpec, DurationError, Event, EventKind, PerturbSpec, Protocol, Scenario, SubtopologySpec,
+    ClusterSpec, DurationError, Event, EventKind, InputSkew, PerturbSpec, Protocol, Scenario,
+    SubtopologySpec, DEFAULT_PROCESS_COST_MILLI,
 };
 use smoothscale::{AssignmentConfig, InputError, RackAwareStrategy};
 
@@ -54,7 +55,7 @@ fn every_bundled_scenario_parses() {
             .events
             .iter()
             .map(|e| match e.kind {
-                EventKind::ScaleOut { count } => count,
+                EventKind::ScaleOut { count, .. } => count,
                 _ => 0,
             })
             .sum();
@@ -77,7 +78,10 @@ fn bundled_scenarios_say_what_they_are_for() {
         out.events,
         vec![Event {
             at_ms: 30 * 60_000,
-            kind: EventKind::ScaleOut { count: 3 }
+            kind: EventKind::ScaleOut {
+                count: 3,
+                group: None
+            }
         }]
     );
     let spike = s("write-spike");
@@ -163,6 +167,29 @@ fn bad_scenarios_name_the_key_and_the_value() {
         (&[], "[churn]\nevents_per_hour = 1\nrate = 2\n", "churn.rate", "unknown key"),
         (&[], "[[events]]\nat = 0\nkind = \"crash\"\nclient = \"c0\"\ncount = 2\n", "events[0].count", "\"crash\""),
         (&[], "[[events]]\nat = 0\nkind = \"scale_out\"\nclient = \"c0\"\n", "events[0].client", "\"scale_out\""),
+        // Load and client groups.
+        (&[("partitions = 2", "partitions = 2\ninput_rate = 10\ninput_skew = \"pareto\"")], "", "subtopologies[1].input_skew", "\"pareto\""),
+        (&[("partitions = 2", "partitions = 2\ninput_rate = 10\nzipf_exponent = 2")], "", "subtopologies[1].zipf_exponent", "input_skew = \"zipf\" only"),
+        (&[("partitions = 2", "partitions = 2\ninput_skew = \"zipf\"\nzipf_exponent = 0")], "", "subtopologies[1].zipf_exponent", "got 0"),
+        (&[("partitions = 2", "partitions = 2\ninput_skew = \"hot\"\nhot_partitions = 2")], "", "subtopologies[1].hot_partitions", "fewer than partitions (2), got 2"),
+        (&[("partitions = 2", "partitions = 2\ninput_skew = \"hot\"\nhot_factor = 0.5")], "", "subtopologies[1].hot_factor", "got 0.5"),
+        (&[("partitions = 2", "partitions = 2\ninput_rate = 800000\ninput_skew = \"hot\"\nhot_factor = 3")], "", "subtopologies[1].input_rate", "partition 0 gets 1200000"),
+        (&[("partitions = 2", "partitions = 2\nprocess_cost = 0")], "", "subtopologies[1].process_cost", "got 0"),
+        (&[("partitions = 2", "partitions = 2\nprocess_cost = 1001")], "", "subtopologies[1].process_cost", "got 1001"),
+        (&[], "[[cluster.groups]]\nname = \"big\"\nclients = 1\n", "cluster.clients", "left out with cluster.groups"),
+        (&[("clients = 3", "")], "", "cluster.clients", "is missing"),
+        (&[("clients = 3", "groups = []")], "", "cluster.groups", "at least one group"),
+        (&[("clients = 3", "")], "[[cluster.groups]]\nname = \"a\"\nclients = 1\n[[cluster.groups]]\nname = \"a\"\n", "cluster.groups[1].name", "twice"),
+        (&[("clients = 3", "")], "[[cluster.groups]]\nname = \"a b\"\nclients = 1\n", "cluster.groups[0].name", "\"a b\""),
+        (&[("clients = 3", "")], "[[cluster.groups]]\nname = \"a\"\nclients = 1\nthreads = 0\n", "cluster.groups[0].threads", "0"),
+        (&[("clients = 3", "")], "[[cluster.groups]]\nname = \"a\"\nclients = 1\nrack = \"r9\"\n", "cluster.groups[0].rack", "\"r9\""),
+        (&[("clients = 3", "")], "[[cluster.groups]]\nname = \"a\"\nclients = 1\ntags = { zone = \"z1\" }\n", "cluster.groups[0].tags.zone", "\"zone\""),
+        (&[("clients = 3", "")], "[[cluster.groups]]\nname = \"a\"\nclients = 1\nspeed = 2\n", "cluster.groups[0].speed", "unknown key"),
+        (&[("clients = 3", "")], "[[cluster.groups]]\nname = \"a\"\nclients = 2\n[[events]]\nat = 0\nkind = \"scale_out\"\ngroup = \"b\"\n", "events[0].group", "\"b\""),
+        (&[("clients = 3", "")], "[[cluster.groups]]\nname = \"a\"\nclients = 2\n[[cluster.groups]]\nname = \"b\"\n[[events]]\nat = 0\nkind = \"crash\"\ngroup = \"b\"\n", "events[0].group", "no"),
+        (&[("clients = 3", "")], "[[cluster.groups]]\nname = \"a\"\nclients = 2\n[[cluster.groups]]\nname = \"b\"\nclients = 1\n[[events]]\nat = 0\nkind = \"scale_in\"\ngroup = \"b\"\ncount = 2\n", "events[0].count", "got 2"),
+        (&[], "[[events]]\nat = 0\nkind = \"crash\"\nclient = \"c0\"\ngroup = \"default\"\n", "events[0].group", "beside a client"),
+        (&[], "[[events]]\nat = 0\nkind = \"crash\"\n", "events[0].client", "is missing"),
         // Wrong types.
         (&[("clients = 3", "clients = \"three\"")], "", "cluster.clients", "\"three\""),
         (&[("clients = 3", "clients = 2.5")], "", "cluster.clients", "2.5"),
@@ -356,6 +383,81 @@ fn bad_scenarios_name_the_key_and_the_value() {
     }
 }
 
+/// Groups: clients numbered in group order at time 0, each with its
+/// group's values or the cluster's; events name groups.
+#[test]
+fn client_groups_are_read_in_order_with_the_cluster_as_default() {
+    let text = edited(
+        &[("clients = 3", "threads = 2\nprocess_rate = 500")],
+        "[[cluster.groups]]\nname = \"small\"\nclients = 2\nthreads = 1\nrestore_rate = 10\n\
+         [[cluster.groups]]\nname = \"big\"\nclients = 1\nrack = \"r2\"\nprocess_rate = 9000\n\
+         [[events]]\nat = \"1m\"\nkind = \"scale_out\"\ngroup = \"big\"\ncount = 2\n\
+         [[events]]\nat = \"2m\"\nkind = \"crash\"\ngroup = \"big\"\n\
+         [[events]]\nat = \"3m\"\nkind = \"scale_in\"\ngroup = \"small\"\n",
+    );
+    let s = Scenario::from_toml(&text).unwrap();
+    assert_eq!(s.cluster.clients, 3);
+    let groups = s.cluster.groups();
+    assert_eq!(groups.len(), 2);
+    assert_eq!(
+        (
+            groups[0].threads,
+            groups[0].restore_rate,
+            groups[0].process_rate
+        ),
+        (1, 10, Some(500))
+    );
+    assert_eq!(
+        (
+            groups[1].threads,
+            groups[1].restore_rate,
+            groups[1].process_rate
+        ),
+        (2, 1000, Some(9000))
+    );
+    assert_eq!(s.cluster.initial_groups(), vec![0, 0, 1]);
+    // c0, c1 small, dealt r1, r2; c2 big, in r2 whatever its number.
+    let racks: Vec<Option<&str>> = [(0, 0), (0, 1), (1, 2), (1, 4)]
+        .iter()
+        .map(|&(g, k)| s.cluster.client_rack(&groups[g], k))
+        .collect();
+    assert_eq!(racks, [Some("r1"), Some("r2"), Some("r2"), Some("r2")]);
+    // Without groups, one group of the cluster's values.
+    let plain = Scenario::from_toml(BASE).unwrap();
+    let only = plain.cluster.groups();
+    assert_eq!(
+        (only.len(), only[0].name.as_str(), only[0].clients),
+        (1, "default", 3)
+    );
+}
+
+/// Input skew shares the subtopology's total by weight, each task rounded.
+#[test]
+fn input_skew_shares_the_total() {
+    let rates = |extra: &str| {
+        let text = edited(
+            &[(
+                "partitions = 2",
+                &format!("partitions = 4\ninput_rate = 100\n{extra}"),
+            )],
+            "",
+        );
+        Scenario::from_toml(&text).unwrap().subtopologies[1].input_rates()
+    };
+    assert_eq!(rates(""), [100, 100, 100, 100]);
+    // 400 in all over 1, 1/2, 1/3, 1/4 (sum 25/12): 192, 96, 64, 48.
+    assert_eq!(rates("input_skew = \"zipf\""), [192, 96, 64, 48]);
+    // 400 over 5, 1, 1, 1: 250, 50, 50, 50.
+    assert_eq!(
+        rates("input_skew = \"hot\"\nhot_factor = 5"),
+        [250, 50, 50, 50]
+    );
+    assert_eq!(
+        rates("input_skew = \"hot\"\nhot_partitions = 2\nhot_factor = 3"),
+        [150, 150, 50, 50]
+    );
+}
+
 #[test]
 fn membership_replay_accepts_what_happens_in_time() {
     let ok = |tail: &str| {
@@ -431,6 +533,7 @@ fn defaults_are_documented_values() {
                 scale_down_timeout_ms: None,
                 restore_bandwidth: None,
                 process_rate: None,
+                groups: Vec::new(),
                 tags: Default::default(),
                 replication_factor: 1,
                 cpu: None,
@@ -443,6 +546,8 @@ fn defaults_are_documented_values() {
                 state_records: 0,
                 write_rate: 0,
                 input_rate: 0,
+                input_skew: InputSkew::Uniform,
+                process_cost_milli: DEFAULT_PROCESS_COST_MILLI,
                 cpu: None,
                 ram_mb: None,
                 disk_mb: None,
@@ -467,8 +572,14 @@ fn defaults_are_documented_values() {
     assert_eq!(
         kinds,
         vec![
-            EventKind::ScaleOut { count: 1 },
-            EventKind::ScaleIn { count: 1 },
+            EventKind::ScaleOut {
+                count: 1,
+                group: None
+            },
+            EventKind::ScaleIn {
+                count: 1,
+                group: None
+            },
             EventKind::Crash {
                 client: "c0".into(),
                 lose_state: false
@@ -631,6 +742,7 @@ event_time = "1m30s"
             scale_down_timeout_ms: Some(90_000),
             restore_bandwidth: None,
             process_rate: None,
+            groups: Vec::new(),
             tags: [
                 ("cell".to_string(), vec!["x".to_string()]),
                 ("zone".to_string(), vec!["z1".to_string(), "z2".to_string()]),

@@ -73,11 +73,13 @@ fn targets(s: &Measured, k: &Measured, l: &Measured) -> String {
 
 /// Targets met on every bundled scenario, in the order of [`targets`]:
 /// U½ U≤L C≤L R¼ I≤K F≤1 T≤K. Why the `-` are `-`: README, "smooth".
-const EXPECTED: [(&str, &str); 10] = [
+const EXPECTED: [(&str, &str); 12] = [
     ("crash-disk-loss", "-++++++"),
     ("learner-scale-in", "--++++-"),
     ("live-churn", "--+-++-"),
     ("live-scale-out", "-+--+++"),
+    ("mixed-scale-out", "++-++++"),
+    ("overload-scale-out", "+++++++"),
     ("rack-outage", "-++-++-"),
     ("random-churn", "-+++-++"),
     ("rolling-bounce", "+++--+-"),

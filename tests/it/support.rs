@@ -316,11 +316,13 @@ pub fn assert_bad_input(run: &BinRun, needles: &[&str], out: &std::path::Path) {
 }
 
 /// The bundled scenarios (`simulations/*.toml`), by file name without `.toml`.
-pub const BUNDLED: [&str; 10] = [
+pub const BUNDLED: [&str; 12] = [
     "crash-disk-loss",
     "learner-scale-in",
     "live-churn",
     "live-scale-out",
+    "mixed-scale-out",
+    "overload-scale-out",
     "rack-outage",
     "random-churn",
     "rolling-bounce",

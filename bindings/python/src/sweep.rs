@@ -15,22 +15,25 @@ use smoothscale::Assignor;
 
 use super::{bad, interruptible, run_error, scenario};
 
-/// A sweep, checked and ready to run: its points, strategies and seeds.
+/// A sweep, checked and ready to run: its points, strategies, seeds and
+/// the baseline the strategies are paired with.
 struct Prepared {
     info: SweepInfo,
     points: Vec<SweepPoint>,
     strategies: Vec<&'static dyn Assignor>,
+    baseline: String,
 }
 
 impl Prepared {
-    /// Reads the scenario, the `--set`-style axes and the strategies, with
-    /// the command line's checks and messages.
+    /// Reads the scenario, the `--set`-style axes, the strategies and the
+    /// baseline, with the command line's checks and messages.
     fn new(
         text: &str,
         source: &str,
         seeds: (u64, u64),
         strategy_names: &[String],
         sets: &[String],
+        baseline: Option<&str>,
     ) -> PyResult<Prepared> {
         let seeds = SeedRange {
             start: seeds.0,
@@ -53,11 +56,13 @@ impl Prepared {
         sweeps::runs_per_strategy(points.len(), seeds, "seeds").map_err(bad)?;
         let strategies =
             sim::choose_strategies(&scenario, strategy_names, "strategies").map_err(bad)?;
+        let baseline = sweeps::choose_baseline(&strategies, baseline, "baseline").map_err(bad)?;
         let info = SweepInfo::of(&scenario, text, seeds, &points);
         Ok(Prepared {
             info,
             points,
             strategies,
+            baseline,
         })
     }
 
@@ -83,7 +88,7 @@ impl Prepared {
 
     /// `sweep.json`, `runs.json` and `runs.csv` of the whole sweep.
     fn documents(&self, figures: &[RunFigures]) -> (String, String, String) {
-        let stats = aggregate(figures);
+        let stats = aggregate(figures, &self.baseline);
         (
             documents::sweep_json(&self.info, &stats),
             documents::runs_json(&self.info, figures),
@@ -108,9 +113,10 @@ fn with_point(err: PyErr, point: &SweepPoint, py: Python<'_>) -> PyErr {
 
 /// Runs every strategy on every seed of `start..end` at every point, in
 /// parallel; returns `sweep.json`, `runs.json` and `runs.csv` as the command
-/// line's `sweep` writes them.
+/// line's `sweep` writes them (`baseline` as `--baseline`).
 #[pyfunction]
-#[pyo3(signature = (text, source, start, end, strategy_names, sets))]
+#[pyo3(signature = (text, source, start, end, strategy_names, sets, baseline=None))]
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn sweep(
     py: Python<'_>,
     text: &str,
@@ -119,16 +125,25 @@ pub(crate) fn sweep(
     end: u64,
     strategy_names: Vec<String>,
     sets: Vec<String>,
+    baseline: Option<String>,
 ) -> PyResult<(String, String, String)> {
-    let prepared = Prepared::new(text, source, (start, end), &strategy_names, &sets)?;
+    let prepared = Prepared::new(
+        text,
+        source,
+        (start, end),
+        &strategy_names,
+        &sets,
+        baseline.as_deref(),
+    )?;
     let figures = prepared.run(py, source, prepared.info.seeds)?;
     Ok(prepared.documents(&figures))
 }
 
 /// Runs the seeds `part_start..part_end` of the sweep over `start..end`
-/// (a worker's share) and returns their figures as a chunk.
+/// (a worker's share) and returns their figures as a chunk; `baseline` is
+/// checked as [`sweep`] checks it (a chunk holds no comparison).
 #[pyfunction]
-#[pyo3(signature = (text, source, start, end, strategy_names, sets, part_start, part_end))]
+#[pyo3(signature = (text, source, start, end, strategy_names, sets, part_start, part_end, baseline=None))]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn sweep_chunk(
     py: Python<'_>,
@@ -140,8 +155,16 @@ pub(crate) fn sweep_chunk(
     sets: Vec<String>,
     part_start: u64,
     part_end: u64,
+    baseline: Option<String>,
 ) -> PyResult<String> {
-    let prepared = Prepared::new(text, source, (start, end), &strategy_names, &sets)?;
+    let prepared = Prepared::new(
+        text,
+        source,
+        (start, end),
+        &strategy_names,
+        &sets,
+        baseline.as_deref(),
+    )?;
     if part_start >= part_end || part_start < start || part_end > end {
         return Err(bad(format!(
             "a part of the seeds must be a non-empty range within {start}..{end}, got {part_start}..{part_end}"
@@ -158,7 +181,7 @@ pub(crate) fn sweep_chunk(
 /// The documents of the sweep over `start..end` from the chunks of its
 /// parts: what [`sweep`] returns for the same arguments.
 #[pyfunction]
-#[pyo3(signature = (text, source, start, end, strategy_names, sets, chunks))]
+#[pyo3(signature = (text, source, start, end, strategy_names, sets, chunks, baseline=None))]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn sweep_merge(
     text: &str,
@@ -168,8 +191,16 @@ pub(crate) fn sweep_merge(
     strategy_names: Vec<String>,
     sets: Vec<String>,
     chunks: Vec<String>,
+    baseline: Option<String>,
 ) -> PyResult<(String, String, String)> {
-    let prepared = Prepared::new(text, source, (start, end), &strategy_names, &sets)?;
+    let prepared = Prepared::new(
+        text,
+        source,
+        (start, end),
+        &strategy_names,
+        &sets,
+        baseline.as_deref(),
+    )?;
     let names: Vec<&str> = prepared.strategies.iter().map(|s| s.info().name).collect();
     let texts: Vec<&str> = chunks.iter().map(String::as_str).collect();
     let figures =

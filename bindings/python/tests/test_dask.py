@@ -42,6 +42,20 @@ def test_the_dask_sweep_is_the_local_sweep(client, parts):
     assert spread.sweep_json == local.sweep_json
 
 
+def test_the_dask_sweep_with_a_baseline(client):
+    scenario = SIMULATIONS / "random-churn.toml"
+    local = smoothscale.sweep(scenario, range(10, 13), ["kip441", "sticky"], baseline="sticky")
+    spread = smoothscale.sweep(
+        scenario, range(10, 13), ["kip441", "sticky"], baseline="sticky", client=client
+    )
+    assert spread.sweep_json == local.sweep_json
+    assert spread.aggregate["points"][0]["paired"]["baseline"] == "sticky"
+    with pytest.raises(ValueError, match='^baseline must be one of kip441, sticky, got "nope"$'):
+        smoothscale.sweep(
+            scenario, range(10, 13), ["kip441", "sticky"], baseline="nope", client=client
+        )
+
+
 def test_the_dask_sweep_with_parameters(client):
     scenario = SIMULATIONS / "scale-out.toml"
     sets = {"config.max_warmup_replicas": [1, 2]}

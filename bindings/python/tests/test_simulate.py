@@ -169,9 +169,15 @@ def test_bad_arguments_name_themselves():
         smoothscale.simulate(ROOT / "no-such.toml")
     with pytest.raises(ValueError, match="^seeds must"):
         smoothscale.sweep(scenario, range(3, 3))
+    with pytest.raises(ValueError, match=r'^baseline must be one of kip441, got "sticky"$'):
+        smoothscale.sweep(scenario, 2, ["kip441"], baseline="sticky")
+    with pytest.raises(ValueError, match="^baseline must be a strategy name, got int$"):
+        smoothscale.sweep(scenario, 2, ["kip441"], baseline=1)
 
 
-@pytest.mark.parametrize("extra", [[], ["--set", "config.max_warmup_replicas=1,3"]])
+@pytest.mark.parametrize(
+    "extra", [[], ["--set", "config.max_warmup_replicas=1,3"], ["--baseline", "sticky"]]
+)
 def test_sweep_writes_what_the_command_line_writes(cli, tmp_path, extra):
     scenario = SIMULATIONS / "scale-out.toml"
     done = run_cli(
@@ -189,13 +195,26 @@ def test_sweep_writes_what_the_command_line_writes(cli, tmp_path, extra):
         tmp_path,
     )
     assert done.returncode == 0, done.stderr
-    sets = {"config.max_warmup_replicas": [1, 3]} if extra else None
-    result = smoothscale.sweep(scenario, range(1, 5), ["kip441", "sticky"], sets=sets)
+    sets = {"config.max_warmup_replicas": [1, 3]} if "--set" in extra else None
+    baseline = "sticky" if "--baseline" in extra else None
+    result = smoothscale.sweep(
+        scenario, range(1, 5), ["kip441", "sticky"], sets=sets, baseline=baseline
+    )
     assert result.sweep_json == (tmp_path / "sweep.json").read_text()
     assert result.runs_json == (tmp_path / "runs.json").read_text()
     assert result.runs_csv == (tmp_path / "runs.csv").read_text()
-    assert len(result.runs) == (2 if extra else 1) * 4 * 2
+    assert len(result.runs) == (2 if sets else 1) * 4 * 2
     assert len(result.frame) == len(result.runs)
+    # Every point pairs the other strategy with the baseline, every metric.
+    for point in result.aggregate["points"]:
+        paired = point["paired"]
+        assert paired["baseline"] == (baseline or "kip441")
+        other = "kip441" if baseline else "sticky"
+        assert list(paired["strategies"]) == [other]
+        compared = paired["strategies"][other]
+        assert list(compared) == list(point["strategies"][other]["metrics"])
+        moves = compared["active_moves"]
+        assert moves["lower"] + moves["higher"] + moves["equal"] == moves["n"] == 4
 
 
 def test_ctrl_c_stops_a_sweep():

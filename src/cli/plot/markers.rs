@@ -33,9 +33,14 @@ pub(super) fn scripted(scenario: &Scenario) -> Vec<Marker> {
     for event in &scenario.events {
         let mut mark = |at_ms: u64, label: String| markers.push(Marker { at_ms, label });
         let disk = |lose_state: bool| if lose_state { ", disk lost" } else { "" };
+        let of = |group: &Option<String>| group.as_ref().map_or(String::new(), |g| format!(" {g}"));
         match &event.kind {
-            EventKind::ScaleOut { count } => mark(event.at_ms, format!("scale-out +{count}")),
-            EventKind::ScaleIn { count } => mark(event.at_ms, format!("scale-in -{count}")),
+            EventKind::ScaleOut { count, group } => {
+                mark(event.at_ms, format!("scale-out +{count}{}", of(group)));
+            }
+            EventKind::ScaleIn { count, group } => {
+                mark(event.at_ms, format!("scale-in -{count}{}", of(group)));
+            }
             EventKind::Crash { client, lose_state } => {
                 mark(event.at_ms, format!("crash {client}{}", disk(*lose_state)));
             }

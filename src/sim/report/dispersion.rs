@@ -21,6 +21,7 @@
 use std::cmp::Ordering;
 
 use super::fixed::Fixed;
+use super::signed::SignedFixed;
 
 /// The nearest-rank `percent`-th percentile of ascending `sorted` values: the
 /// value of 1-based rank `⌈percent/100 × n⌉` (at least 1); `None` when empty.
@@ -95,18 +96,51 @@ pub fn t_975_milli(df: u64) -> Option<u32> {
 /// `values` (all with the same decimals), with `decimals` decimals (at least
 /// the values'); `None` for fewer than 2 values.
 pub fn spread(values: &[Fixed], decimals: u32) -> Option<(Fixed, Fixed)> {
+    let from = values.first()?.decimals;
+    let scaled: Vec<Wide> = values.iter().map(|v| Wide::from(v.scaled)).collect();
+    spread_of(&scaled, from, decimals)
+}
+
+/// [`spread`] of values that may be negative (all with the same decimals):
+/// the sample standard deviation and the 95% confidence half-width, both
+/// non-negative, computed exactly in the same way. Each value is shifted up
+/// by the largest negative magnitude first, which changes no deviation
+/// from the mean (`n·(xᵢ + c) − Σ(x + c) = n·xᵢ − Σx`).
+pub fn spread_signed(values: &[SignedFixed], decimals: u32) -> Option<(Fixed, Fixed)> {
+    let from = values.first()?.magnitude().decimals;
+    let shift = values
+        .iter()
+        .filter(|v| v.is_negative())
+        .map(|v| v.magnitude().scaled)
+        .max()
+        .unwrap_or(0);
+    let shift = Wide::from(shift);
+    let shifted: Vec<Wide> = values
+        .iter()
+        .map(|v| {
+            let magnitude = Wide::from(v.magnitude().scaled);
+            if v.is_negative() {
+                shift.sub(&magnitude)
+            } else {
+                shift.add(&magnitude)
+            }
+        })
+        .collect();
+    spread_of(&shifted, from, decimals)
+}
+
+/// [`spread`] of non-negative values given as their scaled integers, with
+/// `from` decimals, rounded to `decimals`.
+fn spread_of(values: &[Wide], from: u32, decimals: u32) -> Option<(Fixed, Fixed)> {
     let n = values.len() as u128;
     let df = u64::try_from(n.checked_sub(1)?).ok()?;
     let t = t_975_milli(df)?;
-    let from = values.first()?.decimals;
     let extra = decimals.checked_sub(from)?;
-    let sum = values
-        .iter()
-        .fold(Wide::from(0), |acc, v| acc.add(&Wide::from(v.scaled)));
+    let sum = values.iter().fold(Wide::from(0), |acc, v| acc.add(v));
     // Σ(n·xᵢ − Σx)², exact.
     let mut squares = Wide::from(0);
     for v in values {
-        let deviation = Wide::from(v.scaled).mul(&Wide::from(n)).abs_diff(&sum);
+        let deviation = v.mul(&Wide::from(n)).abs_diff(&sum);
         squares = squares.add(&deviation.mul(&deviation));
     }
     let scale = Wide::from(10u128.pow(extra));
@@ -351,6 +385,42 @@ mod tests {
         assert!(Wide::from(hi).mul(&Wide::from(hi)).cmp(&four_sq) == Ordering::Greater);
         // The half-width is t(1) × std / √2 = 12.706 × max / 2 = 6.353 × max.
         assert_eq!(half.scaled, (max * 6_353 + 500) / 1_000);
+    }
+
+    #[test]
+    fn signed_values_spread_as_their_shifted_values() {
+        let signed = |negative: bool, ms: u128| {
+            SignedFixed::new(
+                negative,
+                Fixed {
+                    scaled: ms,
+                    decimals: 3,
+                },
+            )
+        };
+        // −1, 0, 1 s: the spread of 1, 2, 3 (std 1, half-width 2.484).
+        let around_zero = [signed(true, 1_000), signed(false, 0), signed(false, 1_000)];
+        let got = spread_signed(&around_zero, 3).map(|(s, h)| (s.to_string(), h.to_string()));
+        assert_eq!(got, Some(("1.000".into(), "2.484".into())));
+        // All negative: −4, −2, −1 s, the spread of 1, 2, 4 s (seconds_by_hand).
+        let below = [
+            signed(true, 4_000),
+            signed(true, 2_000),
+            signed(true, 1_000),
+        ];
+        let got = spread_signed(&below, 3).map(|(s, h)| (s.to_string(), h.to_string()));
+        assert_eq!(got, Some(("1.528".into(), "3.795".into())));
+        // ±u64::MAX: std = max · √2, half-width t(1) × std / √2 = 12.706 × max.
+        let max = u128::from(u64::MAX);
+        let int = |negative: bool| SignedFixed::new(negative, Fixed::int(u64::MAX));
+        let (_, half) = spread_signed(&[int(true), int(false)], 0).unwrap();
+        assert_eq!(half.scaled, (max * 12_706 + 500) / 1_000);
+        // ±u128::MAX: the shifted values pass 128 bits and stay exact, but
+        // the deviation (√2 × u128::MAX) does not fit a Fixed.
+        let extremes = [signed(true, u128::MAX), signed(false, u128::MAX)];
+        assert_eq!(spread_signed(&extremes, 3), None);
+        let one = [signed(true, 5)];
+        assert_eq!(spread_signed(&one, 3), None);
     }
 
     #[test]

@@ -58,6 +58,22 @@ impl Fixed {
         Some(Fixed { scaled, decimals })
     }
 
+    /// The same value with `decimals` decimals when that is at least its
+    /// own (`1.5` with 3 decimals is `1.500`); with fewer, the value as it
+    /// is. Exact while the scaled value fits 128 bits (a run's figures, u64
+    /// counts with at most 4 decimals, always do); past that it saturates.
+    pub fn rescaled(self, decimals: u32) -> Fixed {
+        let Some(extra) = decimals.checked_sub(self.decimals) else {
+            return self;
+        };
+        Fixed {
+            scaled: self
+                .scaled
+                .saturating_mul(10u128.checked_pow(extra).unwrap_or(u128::MAX)),
+            decimals,
+        }
+    }
+
     /// The value as a float, for plots only (never for outputs compared byte for byte).
     pub fn to_f64(self) -> f64 {
         self.scaled as f64 / 10f64.powi(self.decimals as i32)
@@ -95,5 +111,8 @@ mod tests {
         assert_eq!(Fixed::ratio(1, 8, 2).unwrap().to_string(), "0.13");
         assert_eq!(Fixed::ratio(5, 1, 3).unwrap().to_string(), "5.000");
         assert_eq!(Fixed::ratio(1, 0, 3), None);
+        assert_eq!(Fixed::int(3).rescaled(3).to_string(), "3.000");
+        assert_eq!(Fixed::milli(1_500).rescaled(4).to_string(), "1.5000");
+        assert_eq!(Fixed::milli(1_500).rescaled(0), Fixed::milli(1_500));
     }
 }

@@ -137,7 +137,7 @@ pub const METRICS: &[Metric] = &[
             unit: "s",
             gloss: "the longest outage of one task",
             null: "-",
-            wide_only: false,
+            wide_only: true,
         }),
     },
     Metric {
@@ -168,6 +168,96 @@ pub const METRICS: &[Metric] = &[
         column: None,
     },
     Metric {
+        key: "backlog.record_s",
+        doc: "consumer lag over time: Σ over tasks of input records behind × seconds (the backlog's integral; a record 10 s behind for a minute is 600 record-s); null without input",
+        value: |s| {
+            let m = s.metrics;
+            (m.input_records.get() > 0).then(|| Fixed::ratio(m.backlog_twice_milli_ms, 2_000_000, 0)).flatten()
+        },
+        column: None,
+    },
+    Metric {
+        key: "backlog.mean_records",
+        doc: "input records not processed yet, over all tasks, time-weighted (rounded half up)",
+        value: |s| Fixed::ratio(s.metrics.backlog_twice_milli_ms, s.covered_ms.saturating_mul(2000), 0),
+        column: Some(Column {
+            title: "lag",
+            unit: "records",
+            gloss: "input records behind, over all tasks, time-weighted mean (the consumer lag; backlog.record_s is its integral)",
+            null: "-",
+            wide_only: false,
+        }),
+    },
+    Metric {
+        key: "backlog.max_records",
+        doc: "the most input records behind at once, over all tasks",
+        value: |s| Some(Fixed::int(s.metrics.max_backlog_milli.div_ceil(1000))),
+        column: None,
+    },
+    Metric {
+        key: "delay_s.p50",
+        doc: "how long an input record waited between its arrival and its processing (records of a task processed in order: the one processed at `t` waited backlog(t) ÷ input rate; one still waiting at the end counts its age then), the median over records, as the upper edge of its histogram bucket (at most 1.6 % or 1 ms above); null without input",
+        value: |s| s.metrics.delay_ms.map(|d| Fixed::seconds(d[0])),
+        column: None,
+    },
+    Metric {
+        key: "delay_s.p99",
+        doc: "the same, 99th percentile over records",
+        value: |s| s.metrics.delay_ms.map(|d| Fixed::seconds(d[1])),
+        column: Some(Column {
+            title: "p99 delay",
+            unit: "s",
+            gloss: "99th percentile over input records of the wait from arrival to processing",
+            null: "-",
+            wide_only: true,
+        }),
+    },
+    Metric {
+        key: "delay_s.max",
+        doc: "the same, the longest wait (exact, rounded up to the millisecond)",
+        value: |s| s.metrics.delay_ms.map(|d| Fixed::seconds(d[2])),
+        column: None,
+    },
+    Metric {
+        key: "worst_drain_s",
+        doc: "over every event (scripted, churn, each bounce and restart), the time from it until no task had an input backlog and none fell behind again before the next event (an event whose backlog was still there at the next one drains when that one's does), the longest; 0 with no event; null if some event's backlog never drained",
+        value: |s| s.metrics.worst_event_drain_ms.map(Fixed::seconds),
+        column: Some(Column {
+            title: "drain",
+            unit: "s",
+            gloss: "the longest time from an event until no input backlog was left; never: a backlog still there at the end",
+            null: "never",
+            wide_only: false,
+        }),
+    },
+    Metric {
+        key: "time_to_drain_s",
+        doc: "the same as the other `time_to_…` for no task having an input backlog (the processing model)",
+        value: |s| s.metrics.drained_ms.map(Fixed::seconds),
+        column: None,
+    },
+    Metric {
+        key: "throughput_deficit.records",
+        doc: "input records not processed by the end, over all tasks (what a growing backlog leaves)",
+        value: |s| Some(Fixed::int(s.metrics.final_backlog.get())),
+        column: Some(Column {
+            title: "deficit",
+            unit: "records",
+            gloss: "input not processed by the end",
+            null: "-",
+            wide_only: true,
+        }),
+    },
+    Metric {
+        key: "throughput_deficit.share",
+        doc: "the same as a share of the input that arrived over the run, 4 decimals; null without input",
+        value: |s| {
+            let m = s.metrics;
+            Fixed::ratio(u128::from(m.final_backlog.get()), u128::from(m.input_records.get()), 4)
+        },
+        column: None,
+    },
+    Metric {
         key: "restored_records.active",
         doc: "records replayed by restoring actives",
         value: |s| Some(Fixed::int(s.metrics.restored_active_records.get())),
@@ -194,7 +284,7 @@ pub const METRICS: &[Metric] = &[
             unit: "records",
             gloss: "records replayed by restoring actives, standbys and warm-ups",
             null: "-",
-            wide_only: true,
+            wide_only: false,
         }),
     },
     Metric {
@@ -226,7 +316,7 @@ pub const METRICS: &[Metric] = &[
             unit: "tasks",
             gloss: "actives that changed client",
             null: "-",
-            wide_only: false,
+            wide_only: true,
         }),
     },
     Metric {
@@ -304,7 +394,7 @@ pub const METRICS: &[Metric] = &[
             unit: "s",
             gloss: "from the last event until the plan in force asks for no follow-up and is balanced (active spread ≤ 1 per thread), to the end; 0: the event's own rebalance made such a plan, however long the tasks it moved then restore (see max outage); never: not by the end",
             null: "never",
-            wide_only: false,
+            wide_only: true,
         }),
     },
     Metric {
@@ -338,27 +428,31 @@ pub const METRICS: &[Metric] = &[
         column: None,
     },
     Metric {
-        key: "time_to_drain_s",
-        doc: "the same as the other `time_to_…` for no task having an input backlog (the processing model)",
-        value: |s| s.metrics.drained_ms.map(Fixed::seconds),
-        column: None,
-    },
-    Metric {
-        key: "backlog.mean_records",
-        doc: "input records not processed yet, over all tasks, time-weighted (rounded half up)",
-        value: |s| Fixed::ratio(s.metrics.backlog_twice_milli_ms, s.covered_ms.saturating_mul(2000), 0),
-        column: None,
-    },
-    Metric {
-        key: "backlog.max_records",
-        doc: "the most input records behind at once, over all tasks",
-        value: |s| Some(Fixed::int(s.metrics.max_backlog_milli.div_ceil(1000))),
-        column: None,
-    },
-    Metric {
         key: "final_members",
         doc: "members of the group at the end (crashed and departed clients not counted)",
         value: |s| Some(Fixed::int(s.metrics.final_members)),
+        column: None,
+    },
+    Metric {
+        key: "load_imbalance.time_weighted",
+        doc: "the busiest member's load per thread over the mean load per thread of the members, where a task's load is its input rate × `process_cost` (1.000: even; 2.000: one member's threads carry twice the mean), for the plan in force, time-weighted (rounded half up), 3 decimals; null without input",
+        value: |s| {
+            s.metrics
+                .load_imbalance_milli_ms
+                .and_then(|sum| Fixed::ratio(sum, s.covered_ms.saturating_mul(1000), 3))
+        },
+        column: Some(Column {
+            title: "load imb.",
+            unit: "max/mean",
+            gloss: "the busiest member's input load per thread over the mean, time-weighted (1.000 is even)",
+            null: "-",
+            wide_only: false,
+        }),
+    },
+    Metric {
+        key: "load_imbalance.final",
+        doc: "the same at the end",
+        value: |s| s.metrics.final_load_imbalance_milli.map(Fixed::milli),
         column: None,
     },
     Metric {
@@ -370,7 +464,7 @@ pub const METRICS: &[Metric] = &[
             unit: "tasks/thread",
             gloss: "max − min actives per thread over members, time-weighted",
             null: "-",
-            wide_only: false,
+            wide_only: true,
         }),
     },
     Metric {

@@ -1,11 +1,13 @@
 //! Statistics over runs: what a sweep keeps of each run ([`RunFigures`]) and
 //! their aggregate per point and strategy ([`aggregate`]): count, mean,
 //! standard deviation, 95% confidence half-width ([`super::dispersion`]),
-//! nearest-rank p50 and p95, and max, all exact.
+//! nearest-rank p50 and p95, and max, all exact; and per point every
+//! strategy compared with a baseline seed by seed ([`super::paired`]).
 
 use super::dispersion::{self, nearest_rank};
 use super::fixed::Fixed;
 use super::metrics::flat_metrics;
+use super::paired::{self, PointPaired};
 use crate::sim::run::{Outcome, RunResult};
 use crate::sim::scenario::overrides::{Setting, SweepPoint};
 
@@ -102,18 +104,24 @@ pub struct StrategySweep {
     pub metrics: Vec<(String, Stats)>,
 }
 
-/// One point of a sweep: its parameter values and each strategy's part.
+/// One point of a sweep: its parameter values, each strategy's part, and
+/// the strategies compared with the baseline.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PointSweep {
     /// The parameter values (none when no parameter varies).
     pub settings: Vec<Setting>,
     /// Per strategy, in the order strategies first appear.
     pub strategies: Vec<StrategySweep>,
+    /// Every other strategy against the baseline, seed by seed, in the
+    /// same order.
+    pub paired: PointPaired,
 }
 
 /// Aggregates figures per point (in point order) and strategy (in the order
-/// strategies first appear).
-pub fn aggregate(figures: &[RunFigures]) -> Vec<PointSweep> {
+/// strategies first appear), and compares every strategy with `baseline`
+/// on the same seeds ([`PointPaired`]; a baseline that did not run leaves
+/// nothing to compare: `n` is 0).
+pub fn aggregate(figures: &[RunFigures], baseline: &str) -> Vec<PointSweep> {
     let mut points: Vec<usize> = figures.iter().map(|f| f.point).collect();
     points.sort_unstable();
     points.dedup();
@@ -121,16 +129,18 @@ pub fn aggregate(figures: &[RunFigures]) -> Vec<PointSweep> {
         .into_iter()
         .map(|point| {
             let runs: Vec<&RunFigures> = figures.iter().filter(|f| f.point == point).collect();
+            let order = strategy_order(&runs);
             PointSweep {
                 settings: runs[0].settings.clone(),
-                strategies: by_strategy(&runs),
+                strategies: by_strategy(&runs, &order),
+                paired: paired::pair(&runs, &order, baseline),
             }
         })
         .collect()
 }
 
-/// The statistics of one point's runs, per strategy.
-fn by_strategy(figures: &[&RunFigures]) -> Vec<StrategySweep> {
+/// The strategies of `figures`, in the order they first appear.
+fn strategy_order<'a>(figures: &[&'a RunFigures]) -> Vec<&'a str> {
     let mut order: Vec<&str> = Vec::new();
     for f in figures {
         if !order.contains(&f.strategy.as_str()) {
@@ -138,7 +148,13 @@ fn by_strategy(figures: &[&RunFigures]) -> Vec<StrategySweep> {
         }
     }
     order
-        .into_iter()
+}
+
+/// The statistics of one point's runs, per strategy of `order`.
+fn by_strategy(figures: &[&RunFigures], order: &[&str]) -> Vec<StrategySweep> {
+    order
+        .iter()
+        .copied()
         .map(|strategy| {
             let runs: Vec<&RunFigures> = figures
                 .iter()
@@ -271,7 +287,7 @@ mod tests {
 
     #[test]
     fn aggregate_by_strategy_over_completed_runs() {
-        let points = aggregate(&sample_figures());
+        let points = aggregate(&sample_figures(), "kip441");
         assert_eq!(points.len(), 1);
         assert!(points[0].settings.is_empty());
         let sweep = &points[0].strategies;
@@ -301,6 +317,17 @@ mod tests {
         assert_eq!((converge.n, converge.max), (1, Some(secs(2_000))));
         // No standbys asked: coverage has no value at all.
         assert_eq!(get(&sweep[0], "standby_coverage").n, 0);
+
+        // heron-rr against kip441 on seeds 2 and 3 (its seed 1 stopped):
+        // 4 − 3 and 5 − 2 s.
+        let paired = &points[0].paired;
+        assert_eq!(paired.baseline, "kip441");
+        assert_eq!(paired.strategies.len(), 1);
+        assert_eq!(paired.strategies[0].strategy, "heron-rr");
+        let (key, down) = &paired.strategies[0].metrics[0];
+        assert_eq!(key, "unavailable_task_s.stateful");
+        assert_eq!((down.n, down.higher), (2, 2));
+        assert_eq!(down.mean_difference.unwrap().to_string(), "2.000");
     }
 
     #[test]
@@ -333,7 +360,7 @@ mod tests {
                 });
             }
         }
-        let points = aggregate(&all);
+        let points = aggregate(&all, "kip441");
         assert_eq!(points.len(), 2);
         assert_eq!(points[1].settings, setting(4));
         let mean = |p: &PointSweep| {

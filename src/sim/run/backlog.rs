@@ -7,12 +7,14 @@
 //! lag shows: it makes an outage, and an overloaded client that nobody
 //! relieves, cost records behind and time to drain.
 //!
-//! The client's processing capacity is shared like restore bandwidth
+//! The client's processing capacity (`process_rate` × threads records/s of
+//! cost 1) is shared in thread time like restore bandwidth
 //! (`physics::water_fill`): an active with no backlog asks for its input
-//! rate, the others split the rest equally. Without a `process_rate` a
-//! client processes without limit: a running active's backlog is gone the
-//! instant it runs.
+//! rate × its records' cost, the others split the rest equally. Without a
+//! `process_rate` a client processes without limit: a running active's
+//! backlog is gone the instant it runs.
 
+use super::delay::Segment;
 use super::physics::{water_fill, Ratio};
 use super::units::MilliRecords;
 use super::world::{ActiveState, Status, World};
@@ -45,43 +47,52 @@ impl Processor {
     }
 }
 
-/// The running actives of `world`'s members with their processing rates,
-/// when clients process `process_rate` milli-records per ms per thread;
-/// none when no task has input (`inputs`). Without a `process_rate` a
-/// running active has no backlog: it is cleared here.
-pub(crate) fn processors(
-    world: &mut World,
-    inputs: bool,
-    process_rate: Option<u64>,
-) -> Vec<Processor> {
-    if !inputs {
-        return Vec::new();
-    }
-    match process_rate {
-        Some(rate) => limited(world, rate),
-        None => {
-            for task in world.tasks.iter_mut() {
-                if task.state == ActiveState::Running {
-                    task.backlog = MilliRecords::ZERO;
-                }
-            }
-            Vec::new()
-        }
-    }
+/// What the processing model does in a stretch: the running actives of
+/// clients with a processing rate, with their rates, and the backlogs of
+/// running actives on clients without one, processed at once as the
+/// stretch starts.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Processing {
+    /// Running actives of clients with a `process_rate`.
+    pub processors: Vec<Processor>,
+    /// The backlogs cleared at once (clients without a `process_rate`), as
+    /// the records they held: ages from 0 to backlog ÷ input rate.
+    pub flushed: Vec<Segment>,
 }
 
-/// [`processors`] with a `process_rate`.
-fn limited(world: &World, process_rate: u64) -> Vec<Processor> {
-    let mut out = Vec::new();
-    for client in world.clients.iter() {
+/// The running actives of `world`'s members with their processing rates;
+/// nothing when no task has input (`inputs`). A client processes its
+/// `process_rate` × threads records/s of cost 1 (a task's records cost
+/// `process_cost_milli` / 1000 each), shared max-min fairly in thread time;
+/// a client without one processes without limit: its running actives'
+/// backlogs are cleared here.
+pub(crate) fn processors(world: &mut World, inputs: bool) -> Processing {
+    let mut out = Processing::default();
+    if !inputs {
+        return out;
+    }
+    for c in world.clients.indices() {
+        let client = &world.clients[c];
         if client.status != Status::Member {
             continue;
         }
-        let start = out.len();
+        let Some(rate) = client.process_rate else {
+            let actives: Vec<TaskIx> = client.actives.iter().copied().collect();
+            for t in actives {
+                let task = &mut world.tasks[t];
+                if task.state == ActiveState::Running && task.backlog.get() > 0 {
+                    out.flushed
+                        .push(Segment::aged(task.input_rate.get(), task.backlog.get()));
+                    task.backlog = MilliRecords::ZERO;
+                }
+            }
+            continue;
+        };
+        let start = out.processors.len();
         for &t in &client.actives {
             let task = &world.tasks[t];
             if task.state == ActiveState::Running {
-                out.push(Processor {
+                out.processors.push(Processor {
                     task: t,
                     backlog: task.backlog.get(),
                     input: task.input_rate.get(),
@@ -89,14 +100,21 @@ fn limited(world: &World, process_rate: u64) -> Vec<Processor> {
                 });
             }
         }
-        let mine = &mut out[start..];
+        let mine = &mut out.processors[start..];
+        let cost = |p: &Processor| u64::from(world.tasks[p.task].process_cost_milli);
+        // Demands and capacity in thread time: milli-records of cost 1 per
+        // ms, × 1000.
         let demands: Vec<Option<u64>> = mine
             .iter()
-            .map(|p| (p.backlog == 0).then_some(p.input))
+            .map(|p| (p.backlog == 0).then(|| p.input.saturating_mul(cost(p))))
             .collect();
-        let capacity = Ratio::int(process_rate.saturating_mul(u64::from(client.threads)));
-        for (p, rate) in mine.iter_mut().zip(water_fill(capacity, &demands)) {
-            p.rate = rate;
+        let capacity = Ratio::int(
+            rate.get()
+                .saturating_mul(u64::from(client.threads))
+                .saturating_mul(1000),
+        );
+        for (p, share) in mine.iter_mut().zip(water_fill(capacity, &demands)) {
+            p.rate = share.per(cost(p));
         }
     }
     out

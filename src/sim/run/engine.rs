@@ -10,8 +10,9 @@ use super::agenda::{Agenda, Happening};
 use super::backlog;
 use super::census::Census;
 use super::churn;
+use super::delay::Segment;
 use super::leader::RateObserver;
-use super::ledger::{Ledger, PlanInForce, Trigger};
+use super::ledger::{InputAtEnd, Ledger, PlanInForce, Trigger};
 use super::result::{Outcome, RunResult, SimError, SimProblem};
 use super::settings::Settings;
 use super::stretch::{self, Reader};
@@ -273,6 +274,11 @@ impl<'a> Run<'a> {
             over_optimal,
             cross_rack_actives,
             imbalance_milli,
+            load_imbalance_milli: self
+                .settings
+                .inputs
+                .then(|| self.world.load_imbalance_milli())
+                .flatten(),
             settled: !plan.wants_followup() && imbalance_milli <= 1000,
         };
         self.ledger
@@ -313,11 +319,7 @@ impl<'a> Run<'a> {
 
     /// The readers of now ([`stretch::readers`] with the scenario's rates).
     fn readers(&self) -> Vec<Reader> {
-        stretch::readers(
-            &self.world,
-            self.settings.restore_rate.get(),
-            self.settings.restore_bandwidth.map(Rate::get),
-        )
+        stretch::readers(&self.world, self.settings.restore_bandwidth.map(Rate::get))
     }
 
     /// The [`Census`] of now, with `readers` (only whether every restore is
@@ -336,13 +338,14 @@ impl<'a> Run<'a> {
     /// and the ledger counts; returns the instant reached.
     fn physics(&mut self, end: SimTime) -> Result<SimTime, Overflow> {
         let readers = self.readers();
-        let processors = backlog::processors(
-            &mut self.world,
-            self.settings.inputs,
-            self.settings.process_rate.map(Rate::get),
-        );
+        let processing = backlog::processors(&mut self.world, self.settings.inputs);
         let acceptable = self.settings.acceptable_milli();
-        let dt = stretch::length(&readers, &processors, acceptable, end.since(self.now));
+        let dt = stretch::length(
+            &readers,
+            &processing.processors,
+            acceptable,
+            end.since(self.now),
+        );
         // `dt` is at most `end − now`, or 1 ms when `end` is now + 1.
         let stop = self.now.checked_after(dt).unwrap_or(end);
         let census = self.census(&readers);
@@ -351,7 +354,7 @@ impl<'a> Run<'a> {
         let flow = stretch::advance(
             &mut self.world,
             &readers,
-            &processors,
+            &processing,
             dt,
             self.settings.inputs,
         )?;
@@ -376,9 +379,25 @@ impl<'a> Run<'a> {
         let strategy = self.assignor.info().name.to_string();
         let stateful_tasks = self.world.tasks.iter().filter(|t| t.stateful).count() as u64;
         let (seed, assignor) = (self.seed, self.assignor);
+        let covered = u128::from(now.since(SimTime::ZERO).get());
+        let input = InputAtEnd {
+            arrived_milli: self
+                .world
+                .tasks
+                .iter()
+                .map(|t| u128::from(t.input_rate.get()) * covered)
+                .sum(),
+            waiting: self
+                .world
+                .tasks
+                .iter()
+                .filter(|t| t.backlog.get() > 0)
+                .map(|t| Segment::aged(t.input_rate.get(), t.backlog.get()))
+                .collect(),
+        };
         let (metrics, samples) = self
             .ledger
-            .close(now, open, &census, members)
+            .close(now, open, &census, members, &input)
             .map_err(|o| stop(assignor, now, seed, SimProblem::Overflow(o)))?;
         Ok(RunResult {
             strategy,

@@ -63,12 +63,8 @@ impl World {
         let mut client = Client::new(sim.name.as_str(), sim.threads);
         client.rack = sim.rack.clone();
         client.host = Some(sim.name.clone());
-        (client.cpu, client.ram_mb, client.disk_mb) = self.client_resources;
-        for (key, values) in &self.tags {
-            client
-                .tags
-                .insert(key.clone(), values[c.index() % values.len()].clone());
-        }
+        (client.cpu, client.ram_mb, client.disk_mb) = sim.resources;
+        client.tags.clone_from(&sim.tags);
         client.previous_active = sim.actives.iter().map(|&t| self.tasks[t].id).collect();
         // Kafka's leader derives previous standbys from the offset sums a
         // member reports: every task with a store on its disk that it did not

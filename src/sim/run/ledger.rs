@@ -10,6 +10,7 @@
 //! here, and its entry in the metric record (`sim::report::metrics`).
 
 use super::census::Census;
+use super::delay::{DelayHistogram, Segment};
 use super::stretch::Flow;
 use super::units::{accumulate, records_of, Millis, Overflow, Records, SimTime};
 use super::world::ActiveMoves;
@@ -72,6 +73,24 @@ pub struct RunMetrics {
     pub backlog_twice_milli_ms: u128,
     /// The most input records (milli-records) behind at once, over all tasks.
     pub max_backlog_milli: u64,
+    /// Input records not processed by the end, over all tasks.
+    pub final_backlog: Records,
+    /// Input records that arrived over the run, over all tasks.
+    pub input_records: Records,
+    /// The 50th and 99th percentiles and the maximum of how long an input
+    /// record waited between its arrival and its processing (one not
+    /// processed by the end: its age then); `None` without input.
+    pub delay_ms: Option<[Millis; 3]>,
+    /// The longest time from an event until no task had an input backlog
+    /// and none fell behind again before the next event; `None` when some
+    /// event's backlog was never gone. 0 with no event.
+    pub worst_event_drain_ms: Option<Millis>,
+    /// Σ over time of the busiest member's load per thread over the mean
+    /// load per thread (input rate × cost of the actives of the plan in
+    /// force), × 1000 × ms; `None` without input.
+    pub load_imbalance_milli_ms: Option<u128>,
+    /// The same at the end, × 1000.
+    pub final_load_imbalance_milli: Option<u64>,
     /// The most standbys and warm-ups one member held at any time.
     pub max_replicas_per_client: u64,
     /// Times a stateful task lost every copy of its state: the last store
@@ -127,6 +146,15 @@ pub struct Sample {
     pub restored_records: Records,
 }
 
+/// The input at the end of a run, for [`Ledger::close`].
+#[derive(Debug, Clone, Default)]
+pub(crate) struct InputAtEnd {
+    /// Milli-records that arrived over the run, over all tasks.
+    pub arrived_milli: u128,
+    /// Each task's backlog still waiting, as its records' ages.
+    pub waiting: Vec<Segment>,
+}
+
 /// Why a rebalance happens.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub(crate) enum Trigger {
@@ -152,6 +180,9 @@ pub(crate) struct PlanInForce {
     pub cross_rack_actives: u64,
     /// max − min actives per thread over members, × 1000.
     pub imbalance_milli: u64,
+    /// The busiest member's load per thread over the mean, × 1000; `None`
+    /// without input.
+    pub load_imbalance_milli: Option<u64>,
     /// Whether it asks for no follow-up and is balanced (spread ≤ 1).
     pub settled: bool,
 }
@@ -192,9 +223,18 @@ pub(crate) struct Ledger {
     since: Since,
     /// The last scripted or churn event: times to converge count from it.
     last_event: SimTime,
-    /// Of the plan in force: its imbalance and its cross-rack actives.
+    /// Of the plan in force: its imbalance, its load imbalance and its
+    /// cross-rack actives.
     imbalance_milli: u64,
+    load_imbalance_milli: Option<u64>,
     cross_rack_actives: u64,
+    /// Input records by how long they waited.
+    delays: DelayHistogram,
+    /// Events whose backlog is not known to be gone yet: each one's time.
+    undrained: Vec<SimTime>,
+    /// Events at the instant of the last [`Ledger::event`], not yet seen by
+    /// [`Ledger::conditions`].
+    arriving: Vec<SimTime>,
     /// Milli-records restored: by all readers, by actives, by replicas
     /// following their actives, across racks.
     restored_milli: u128,
@@ -216,7 +256,11 @@ impl Ledger {
             since: Since::default(),
             last_event: SimTime::ZERO,
             imbalance_milli: 0,
+            load_imbalance_milli: None,
             cross_rack_actives: 0,
+            delays: DelayHistogram::default(),
+            undrained: Vec::new(),
+            arriving: Vec::new(),
             restored_milli: 0,
             restored_active_milli: 0,
             steady_milli: 0,
@@ -233,6 +277,10 @@ impl Ledger {
         self.steady_milli = 0;
         self.max_outage = Millis::ZERO;
         self.task_down.iter_mut().for_each(|d| *d = Millis::ZERO);
+        self.delays = DelayHistogram::default();
+        // The start counts as an event for the drain: a cluster
+        // overloaded from the start never drains.
+        self.arriving.push(SimTime::ZERO);
     }
 
     /// A rebalance for `trigger`.
@@ -263,6 +311,7 @@ impl Ledger {
         t.standby_moves += plan.replica_moves;
         self.cross_rack_actives = plan.cross_rack_actives;
         self.imbalance_milli = plan.imbalance_milli;
+        self.load_imbalance_milli = plan.load_imbalance_milli;
         if !plan.settled {
             self.since.settled = None;
         } else if self.since.settled.is_none() {
@@ -279,6 +328,24 @@ impl Ledger {
     /// A scripted or churn event happened at `now`.
     pub(crate) fn event(&mut self, now: SimTime) {
         self.last_event = now;
+        self.arriving.push(now);
+    }
+
+    /// The events whose backlog is gone (the world is drained now, since
+    /// `drained`), each its time from the event to then (0 when it made no
+    /// backlog); `all`: every event, else only those before now.
+    fn drain_events(&mut self, now: SimTime, drained: Option<SimTime>, all: bool) {
+        let Some(since) = drained else { return };
+        let m = &mut self.totals;
+        self.undrained.retain(|&e| {
+            if !all && e >= now {
+                return true;
+            }
+            let took = since.max(e).since(e);
+            let worst = m.worst_event_drain_ms.get_or_insert(Millis::ZERO);
+            *worst = (*worst).max(took);
+            false
+        });
     }
 
     /// `n` tasks lost every copy of their state.
@@ -302,6 +369,13 @@ impl Ledger {
         let s = &mut self.since;
         let running = census.down_stateful + census.down_stateless == 0;
         s.drained = since(census.drained, s.drained);
+        // An event is drained when the world is drained at a later instant
+        // (the backlogs it made are gone; none arose, or they drained before
+        // the next event came): events of this instant wait for the next.
+        let drained = s.drained;
+        self.drain_events(now, drained, false);
+        self.undrained.append(&mut self.arriving);
+        let s = &mut self.since;
         s.available = since(running, s.available);
         s.redundant = since(census.covered == census.stateful, s.redundant);
         s.restored = since(census.restored, s.restored);
@@ -341,6 +415,14 @@ impl Ledger {
             dt,
             "imbalance.time_weighted",
         )?;
+        if let Some(load) = self.load_imbalance_milli {
+            m.load_imbalance_milli_ms = Some(accumulate(
+                m.load_imbalance_milli_ms.unwrap_or(0),
+                load,
+                dt,
+                "load_imbalance.time_weighted",
+            )?);
+        }
         m.cross_rack_active_task_ms = accumulate(
             m.cross_rack_active_task_ms,
             self.cross_rack_actives,
@@ -377,6 +459,10 @@ impl Ledger {
         )?;
         self.cross_rack_milli =
             total(self.cross_rack_milli, flow.cross_rack, "cross_rack_records")?;
+        self.delays.on_time(flow.on_time);
+        for segment in &flow.delays {
+            self.delays.add(segment);
+        }
         if let Some((twice, backlog)) = flow.backlog {
             let m = &mut self.totals;
             m.backlog_twice_milli_ms =
@@ -445,8 +531,9 @@ impl Ledger {
 
     /// The run's metrics and samples at its end, `now`: the outages still
     /// open (`open`: each task's, since when) count to the end, the
-    /// conditions are noted a last time (`census`), and `final_members`
-    /// members are in the group.
+    /// conditions are noted a last time (`census`), `final_members` members
+    /// are in the group, and `input` tells what input arrived and is still
+    /// waiting.
     ///
     /// # Errors
     ///
@@ -457,6 +544,7 @@ impl Ledger {
         open: impl IntoIterator<Item = (TaskIx, SimTime)>,
         census: &Census,
         final_members: u64,
+        input: &InputAtEnd,
     ) -> Result<(RunMetrics, Vec<Sample>), Overflow> {
         for (t, since) in open {
             self.outage(t, now.since(since));
@@ -469,7 +557,30 @@ impl Ledger {
         let cross_rack = records_of(self.cross_rack_milli, "cross_rack_records")?;
         let steady = records_of(self.steady_milli, "restored_records.steady_replication")?;
         self.conditions(now, census);
+        let drained = self.since.drained;
+        self.undrained.append(&mut self.arriving);
+        self.drain_events(now, drained, true);
+        if self.undrained.is_empty() {
+            self.totals.worst_event_drain_ms.get_or_insert(Millis::ZERO);
+        } else {
+            self.totals.worst_event_drain_ms = None;
+        }
+        for segment in &input.waiting {
+            self.delays.add(segment);
+        }
         let m = &mut self.totals;
+        m.final_backlog = records_of(
+            input.waiting.iter().map(|s| s.mass).sum(),
+            "throughput_deficit.records",
+        )?;
+        m.input_records = records_of(input.arrived_milli, "throughput_deficit.share")?;
+        m.delay_ms = self
+            .delays
+            .percentile(50)
+            .zip(self.delays.percentile(99))
+            .zip(self.delays.max())
+            .map(|((p50, p99), max)| [p50, p99, max]);
+        m.final_load_imbalance_milli = self.load_imbalance_milli;
         m.max_outage_ms = self.max_outage;
         m.task_down_ms = self.task_down.into_raw();
         m.restored_active_records = active;

@@ -9,7 +9,7 @@ use super::engine::Run;
 use super::units::{Millis, SimTime};
 use super::world::{ActiveState, ClientNo, Status};
 use crate::assignor::LeaveBehaviour;
-use crate::sim::scenario::{ChurnKind, EventKind};
+use crate::sim::scenario::{ChurnKind, EventKind, Target};
 
 impl Run<'_> {
     /// Applies one happening; whether membership changed.
@@ -53,26 +53,49 @@ impl Run<'_> {
     fn scripted(&mut self, i: usize) -> bool {
         let now = self.now;
         match &self.scenario.events[i].kind {
-            EventKind::ScaleOut { count } => {
+            EventKind::ScaleOut { count, group } => {
+                // The reader checked the group's name.
+                let g = group
+                    .as_deref()
+                    .and_then(|name| self.world.group_named(name))
+                    .unwrap_or(0);
                 for _ in 0..*count {
-                    self.world.add_client(now);
+                    self.world.add_client(now, g);
                 }
                 *count > 0
             }
-            EventKind::ScaleIn { count } => {
-                let mut members = self.staying_members();
+            EventKind::ScaleIn { count, group } => {
+                let members = self.staying_members();
+                let only = group
+                    .as_deref()
+                    .and_then(|name| self.world.group_named(name));
+                let mut candidates: Vec<ClientNo> = members
+                    .iter()
+                    .copied()
+                    .filter(|&c| only.is_none_or(|g| self.world.clients[c].group == g))
+                    .collect();
+                let mut staying = members.len();
                 let mut changed = false;
                 for _ in 0..*count {
-                    if members.len() <= 1 {
+                    if staying <= 1 {
                         break;
                     }
-                    let c = members.pop().expect("more than one member");
+                    let Some(c) = candidates.pop() else { break };
+                    staying -= 1;
                     changed |= self.scale_in(c);
                 }
                 changed
             }
             EventKind::Crash { client, lose_state } => {
-                let c = self.world.client_named(client);
+                let c = match client {
+                    Target::Client(name) => self.world.client_named(name),
+                    Target::Group(name) => self.world.group_named(name).and_then(|g| {
+                        self.world
+                            .members()
+                            .into_iter()
+                            .find(|&c| self.world.clients[c].group == g)
+                    }),
+                };
                 c.is_some_and(|c| self.crash(c, *lose_state))
             }
             EventKind::Restart { client } => {
@@ -162,7 +185,7 @@ impl Run<'_> {
                 self.rejoin(c)
             }
             ChurnKind::ScaleOut => {
-                self.world.add_client(self.now);
+                self.world.add_client(self.now, 0);
                 true
             }
             ChurnKind::ScaleIn if members.len() > 2 => {

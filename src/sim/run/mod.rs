@@ -53,6 +53,7 @@ mod agenda;
 mod backlog;
 mod census;
 mod churn;
+mod delay;
 mod engine;
 mod leader;
 mod ledger;

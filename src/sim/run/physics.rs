@@ -52,6 +52,14 @@ impl Ratio {
         }
     }
 
+    /// This rate divided by `k` (≥ 1).
+    pub(crate) fn per(self, k: u64) -> Ratio {
+        Ratio {
+            num: self.num,
+            den: self.den * u128::from(k.max(1)),
+        }
+    }
+
     /// The work done at this rate in `ms`, rounded down.
     pub(crate) fn over(self, ms: u64) -> u128 {
         self.num.saturating_mul(u128::from(ms)) / self.den

@@ -9,7 +9,8 @@
 //! finishes, reaches its changelog's end or crosses the acceptable recovery
 //! lag, so the engine advances to the first of those instants and asks again.
 
-use super::backlog::Processor;
+use super::backlog::{Processing, Processor};
+use super::delay::Segment;
 use super::physics::{water_fill, Ratio};
 use super::units::{MilliRecords, Millis, Overflow};
 use super::world::{ActiveState, ClientNo, Status, World};
@@ -70,9 +71,9 @@ impl Reader {
 }
 
 /// The readers of `world` now, in client then task order, with their rates:
-/// each member restores at `restore_rate` milli-records per ms at most, and
-/// all of them together at `bandwidth` at most when it is set.
-pub(crate) fn readers(world: &World, restore_rate: u64, bandwidth: Option<u64>) -> Vec<Reader> {
+/// each member restores at its `restore_rate` (milli-records per ms) at
+/// most, and all of them together at `bandwidth` at most when it is set.
+pub(crate) fn readers(world: &World, bandwidth: Option<u64>) -> Vec<Reader> {
     let mut readers = Vec::new();
     // Per member reading anything: where its readers start, how many of
     // them are actives, and what it asks of the cluster.
@@ -119,6 +120,7 @@ pub(crate) fn readers(world: &World, restore_rate: u64, bandwidth: Option<u64>) 
         if mine.is_empty() {
             continue;
         }
+        let restore_rate = client.restore_rate.get();
         let behind = actives > 0 || mine.iter().any(|r| r.lag > 0);
         let asks = if behind {
             restore_rate
@@ -190,6 +192,10 @@ pub(crate) struct Flow {
     /// Σ over tasks of (backlog at the start + at the end) × ms, and the
     /// backlog over all tasks at the end; `None` when no task has input.
     pub backlog: Option<(u128, u128)>,
+    /// The input records processed after a wait, by how long they waited.
+    pub delays: Vec<Segment>,
+    /// Milli-records processed as they arrived (no wait).
+    pub on_time: u128,
     /// The actives that finished restoring: they run from the stretch's end.
     pub finished: Vec<TaskIx>,
 }
@@ -206,7 +212,7 @@ pub(crate) struct Flow {
 pub(crate) fn advance(
     world: &mut World,
     readers: &[Reader],
-    processors: &[Processor],
+    processing: &Processing,
     dt: Millis,
     inputs: bool,
 ) -> Result<Flow, Overflow> {
@@ -226,7 +232,8 @@ pub(crate) fn advance(
     }
     write(world, dt)?;
     if inputs {
-        flow.backlog = Some(process(world, processors, dt)?);
+        flow.delays.clone_from(&processing.flushed);
+        flow.backlog = Some(process(world, &processing.processors, dt, &mut flow)?);
     }
     Ok(flow)
 }
@@ -290,12 +297,14 @@ fn write(world: &mut World, dt: Millis) -> Result<(), Overflow> {
     Ok(())
 }
 
-/// Input arrives at every task over `dt`; running actives process theirs.
-/// Σ (backlog before + after) × ms and the total backlog after.
+/// Input arrives at every task over `dt`; running actives process theirs
+/// (what they processed, by wait, into `flow`). Σ (backlog before + after)
+/// × ms and the total backlog after.
 fn process(
     world: &mut World,
     processors: &[Processor],
     dt: Millis,
+    flow: &mut Flow,
 ) -> Result<(u128, u128), Overflow> {
     let ms = dt.get();
     let mut after: IxVec<TaskIx, Option<u128>> = IxVec::from_elem(None, world.tasks.len());
@@ -320,6 +329,19 @@ fn process(
             ))
         })?;
         task.backlog = MilliRecords::new(backlog);
+        if task.state == ActiveState::Running {
+            let arrived = u128::from(task.input_rate.get()) * u128::from(ms);
+            if before == 0 && now == 0 {
+                flow.on_time += arrived;
+            } else {
+                flow.delays.push(Segment {
+                    input: task.input_rate.get(),
+                    from: before,
+                    to: now,
+                    mass: (before + arrived).saturating_sub(now),
+                });
+            }
+        }
         twice += (before + now) * u128::from(ms);
         total += now;
     }

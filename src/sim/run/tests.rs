@@ -26,6 +26,7 @@ fn scenario(clients: u32, subs: Vec<SubtopologySpec>, events: Vec<Event>) -> Sce
             scale_down_timeout_ms: None,
             restore_bandwidth: None,
             process_rate: None,
+            groups: Vec::new(),
             tags: Default::default(),
             replication_factor: 1,
             cpu: None,
@@ -47,6 +48,8 @@ fn stateful(partitions: u32, records: u64, write_rate: u64) -> SubtopologySpec {
         state_records: records,
         write_rate,
         input_rate: 0,
+        input_skew: InputSkew::Uniform,
+        process_cost_milli: DEFAULT_PROCESS_COST_MILLI,
         cpu: None,
         ram_mb: None,
         disk_mb: None,
@@ -106,7 +109,13 @@ fn a_task_loses_every_copy_only_when_no_client_keeps_its_state() {
     let mut s = scenario(
         2,
         vec![stateful(2, 600_000, 0)],
-        vec![at(600_000, EventKind::ScaleIn { count: 1 })],
+        vec![at(
+            600_000,
+            EventKind::ScaleIn {
+                count: 1,
+                group: None,
+            },
+        )],
     );
     s.config.num_standby_replicas = 0;
     let r = run(&s, assignor::by_name("sticky").unwrap(), 1).unwrap();
@@ -122,6 +131,8 @@ fn stateless(partitions: u32, input_rate: u64) -> SubtopologySpec {
         state_records: 0,
         write_rate: 0,
         input_rate,
+        input_skew: InputSkew::Uniform,
+        process_cost_milli: DEFAULT_PROCESS_COST_MILLI,
         cpu: None,
         ram_mb: None,
         disk_mb: None,
@@ -139,7 +150,13 @@ fn both_replaced(newcomers: u32) -> Scenario {
             lose_state: true,
         },
     };
-    let join = at(60_000, EventKind::ScaleOut { count: newcomers });
+    let join = at(
+        60_000,
+        EventKind::ScaleOut {
+            count: newcomers,
+            group: None,
+        },
+    );
     let mut s = scenario(
         2,
         vec![stateful(2, 300_000, 0)],
@@ -170,7 +187,13 @@ fn kip441_keeps_tasks_available_on_scale_out() {
     let mut s = scenario(
         3,
         vec![stateful(12, 200_000, 100)],
-        vec![at(600_000, EventKind::ScaleOut { count: 3 })],
+        vec![at(
+            600_000,
+            EventKind::ScaleOut {
+                count: 3,
+                group: None,
+            },
+        )],
     );
     s.duration_ms = 4 * 3_600_000;
     s.config.num_standby_replicas = 1;
@@ -199,7 +222,13 @@ fn the_step_changes_no_metric_beyond_rounding() {
     let mut s = scenario(
         3,
         vec![stateful(12, 200_000, 100)],
-        vec![at(600_000, EventKind::ScaleOut { count: 3 })],
+        vec![at(
+            600_000,
+            EventKind::ScaleOut {
+                count: 3,
+                group: None,
+            },
+        )],
     );
     s.duration_ms = 3 * 3_600_000;
     s.config.num_standby_replicas = 1;
@@ -272,7 +301,13 @@ fn a_warmup_chasing_fast_writes_catches_up_at_its_instant() {
     let mut s = scenario(
         1,
         vec![stateful(2, 1_000_000, 11_000)],
-        vec![at(600_000, EventKind::ScaleOut { count: 1 })],
+        vec![at(
+            600_000,
+            EventKind::ScaleOut {
+                count: 1,
+                group: None,
+            },
+        )],
     );
     s.cluster.restore_rate = 1_000_000;
     s.config.num_standby_replicas = 0;
@@ -325,7 +360,13 @@ fn samples_average_their_interval() {
     let mut s = scenario(
         1,
         vec![stateless(2, 0)],
-        vec![at(60_000, EventKind::ScaleOut { count: 1 })],
+        vec![at(
+            60_000,
+            EventKind::ScaleOut {
+                count: 1,
+                group: None,
+            },
+        )],
     );
     s.cluster.rebalance_pause_ms = 5_000;
     s.duration_ms = 180_000;
@@ -371,7 +412,13 @@ fn two_tasks(clients: u32, kind: EventKind) -> Scenario {
 /// caught-up rebalance, no probing, no downtime, converged 600 s after the join.
 #[test]
 fn a_learner_that_catches_up_triggers_the_handover() {
-    let s = two_tasks(1, EventKind::ScaleOut { count: 1 });
+    let s = two_tasks(
+        1,
+        EventKind::ScaleOut {
+            count: 1,
+            group: None,
+        },
+    );
     let r = run(&s, assignor::by_name("kip441-learner").unwrap(), 1).unwrap();
     let m = &r.metrics;
     assert_eq!(
@@ -396,7 +443,13 @@ fn a_learner_that_catches_up_triggers_the_handover() {
 /// restores the other 300,000 records while the task is down: 300 s.
 #[test]
 fn a_leaving_client_waits_for_its_learners_or_the_timeout() {
-    let mut s = two_tasks(2, EventKind::ScaleIn { count: 1 });
+    let mut s = two_tasks(
+        2,
+        EventKind::ScaleIn {
+            count: 1,
+            group: None,
+        },
+    );
     let learner = assignor::by_name("kip441-learner").unwrap();
     let patient = run(&s, learner, 1).unwrap().metrics;
     assert_eq!(patient.membership_rebalances, 2, "{patient:?}");
@@ -702,6 +755,28 @@ fn an_outage_leaves_a_backlog_to_drain() {
     assert_eq!(f["backlog.mean_records"].unwrap().to_string(), "42");
     assert_eq!(f["time_to_drain_s"].unwrap().to_string(), "67.500");
 
+    // The new figures of the same run. The only event (and the start)
+    // drained 67.5 s after it; no input is left at the end.
+    assert_eq!(m.worst_event_drain_ms, Some(Millis::new(67_500)));
+    assert_eq!(m.final_backlog.get(), 0);
+    assert_eq!(m.input_records.get(), 360_000);
+    assert_eq!(f["backlog.record_s"].unwrap().to_string(), "151875");
+    assert_eq!(f["throughput_deficit.share"].unwrap().to_string(), "0.0000");
+    // Waits: c1 processed the 4,500 behind and the 2,250 that arrived while
+    // it caught up (6,750) with waits from 45 s down to 0, spread evenly;
+    // the other 353,250 records waited not at all. The 99th percentile,
+    // rank 356,400, is 3,150 into that spread: 45 × 3,150 / 6,750 = 21 s
+    // (its histogram bucket's upper edge, within 1/64 above).
+    let [p50, p99, max] = m.delay_ms.unwrap();
+    assert_eq!(p50, Millis::ZERO);
+    assert!(
+        (21_000..=21_000 + 21_000 / 64).contains(&p99.get()),
+        "{p99:?}"
+    );
+    assert_eq!(max, Millis::new(45_000));
+    // One member after the crash: its threads carry the mean.
+    assert_eq!(m.final_load_imbalance_milli, Some(1000));
+
     let mut s = scenario(1, vec![stateless(2, 200)], vec![]);
     s.cluster.process_rate = Some(300);
     let m = run(&s, assignor::by_name("sticky").unwrap(), 1)
@@ -709,6 +784,102 @@ fn an_outage_leaves_a_backlog_to_drain() {
         .metrics;
     assert_eq!(m.max_backlog_milli, 360_000_000);
     assert_eq!(m.drained_ms, None);
+    // Overloaded from the start: never drained; a quarter of the input is
+    // left (360,000 of 1,440,000); the record processed last waited
+    // 180,000 / 200 = 900 s, as long as the oldest one left.
+    assert_eq!(m.worst_event_drain_ms, None);
+    assert_eq!(m.final_backlog.get(), 360_000);
+    assert_eq!(m.input_records.get(), 1_440_000);
+    assert_eq!(m.delay_ms.unwrap()[2], Millis::new(900_000));
+}
+
+/// A record's processing cost takes thread time: one task of 100 records/s
+/// on a thread that processes 300 of cost 1 keeps up at a cost of 3 and
+/// falls 25 records/s behind at a cost of 4 (it processes 75): 90,000
+/// behind after the hour.
+#[test]
+fn costly_records_take_more_thread_time() {
+    let mut s = scenario(1, vec![stateless(1, 100)], vec![]);
+    s.cluster.process_rate = Some(300);
+    s.subtopologies[0].process_cost_milli = 3_000;
+    let m = run(&s, assignor::by_name("sticky").unwrap(), 1)
+        .unwrap()
+        .metrics;
+    assert_eq!(m.final_backlog.get(), 0);
+    assert_eq!(m.worst_event_drain_ms, Some(Millis::ZERO));
+    s.subtopologies[0].process_cost_milli = 4_000;
+    let m = run(&s, assignor::by_name("sticky").unwrap(), 1)
+        .unwrap()
+        .metrics;
+    assert_eq!(m.final_backlog.get(), 90_000);
+    assert_eq!(m.worst_event_drain_ms, None);
+}
+
+/// Client groups reach the world and the leader: each client has its
+/// group's threads, restore rate and processing rate; a scale-out of a
+/// group adds one of that group; a group's crash takes its lowest-numbered
+/// live client. The leader gives each strategy the client's capacity:
+/// kip441 places 8 tasks on 1 + 3 threads as 2 and 6.
+#[test]
+fn client_groups_reach_the_world_and_the_strategies() {
+    let mut s = scenario(0, vec![stateless(8, 10)], vec![]);
+    let group = |name: &str, clients: u32, threads: u32, restore_rate: u64| GroupSpec {
+        name: name.into(),
+        clients,
+        threads,
+        restore_rate,
+        process_rate: Some(threads.into()),
+        rack: None,
+        tags: Default::default(),
+        cpu: None,
+        ram_mb: None,
+        disk_mb: None,
+    };
+    s.cluster.groups = vec![group("small", 1, 1, 100), group("big", 1, 3, 900)];
+    s.cluster.clients = 2;
+    s.events = vec![
+        at(
+            60_000,
+            EventKind::ScaleOut {
+                count: 1,
+                group: Some("big".into()),
+            },
+        ),
+        at(
+            120_000,
+            EventKind::Crash {
+                client: Target::Group("big".into()),
+                lose_state: false,
+            },
+        ),
+    ];
+    s.check().unwrap();
+    let mut world = World::new(&s, 1).unwrap();
+    let seen: Vec<(u32, u64, Option<u64>)> = world
+        .clients
+        .iter()
+        .map(|c| {
+            (
+                c.threads,
+                c.restore_rate.get(),
+                c.process_rate.map(|r| r.get()),
+            )
+        })
+        .collect();
+    assert_eq!(seen, [(1, 100, Some(1)), (3, 900, Some(3))]);
+    let c2 = world.add_client(SimTime::ZERO, 1);
+    assert_eq!(world.clients[c2].threads, 3);
+    let state = world.cluster_state(&s).unwrap();
+    let capacities: Vec<u32> = state.clients().iter().map(|c| c.capacity).collect();
+    assert_eq!(capacities, [1, 3, 3]);
+    let r = run(&s, assignor::by_name("kip441").unwrap(), 1).unwrap();
+    assert_eq!(r.outcome, Outcome::Completed);
+    // c1 crashed (the big group's first live client): c0 and c2 remain.
+    assert_eq!(r.metrics.final_members, 2);
+    let two = World::new(&s, 1).unwrap().cluster_state(&s).unwrap();
+    let plan = crate::assign::assign(assignor::by_name("kip441").unwrap(), &two).unwrap();
+    let actives: Vec<usize> = plan.clients.values().map(|c| c.active.len()).collect();
+    assert_eq!(actives, [2, 6]);
 }
 
 /// The simulator hands samza its containers back, so a scale-in is Samza's.

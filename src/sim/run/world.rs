@@ -10,7 +10,7 @@ use super::units::{MilliRecords, Millis, Overflow, Rate, Records, SimTime};
 use crate::model::{Container, ContainerId, IxVec, Plan, TaskId, TaskIx};
 pub(crate) use crate::sim::scenario::client_no::ClientNo;
 use crate::sim::scenario::perturb;
-use crate::sim::scenario::Scenario;
+use crate::sim::scenario::{ClusterSpec, GroupNo, GroupSpec, Scenario};
 
 /// Where a client is in its life.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -56,8 +56,18 @@ pub(crate) struct Store {
 #[derive(Debug, Clone)]
 pub(crate) struct ClientSim {
     pub name: String,
+    /// Its group (`cluster.groups`, by position).
+    pub group: GroupNo,
     pub rack: Option<String>,
     pub threads: u32,
+    /// Records per second it restores.
+    pub restore_rate: Rate,
+    /// Records per second each of its threads processes; `None`: no limit.
+    pub process_rate: Option<Rate>,
+    /// Its tags (KIP-708).
+    pub tags: BTreeMap<String, String>,
+    /// CPU, RAM and disk it offers.
+    pub resources: (Option<f64>, Option<u64>, Option<u64>),
     pub status: Status,
     pub stores: BTreeMap<TaskIx, Store>,
     pub actives: BTreeSet<TaskIx>,
@@ -98,6 +108,9 @@ pub(crate) struct TaskSim {
     pub write_factor: f64,
     /// Records per second arriving at the task's input.
     pub input_rate: Rate,
+    /// Thread time one of its records costs, in thousandths of a record at
+    /// `process_rate`.
+    pub process_cost_milli: u32,
     /// Milli-records of input not processed yet.
     pub backlog: MilliRecords,
 }
@@ -135,12 +148,10 @@ pub(crate) struct Applied {
 pub(crate) struct World {
     pub clients: IxVec<ClientNo, ClientSim>,
     pub tasks: IxVec<TaskIx, TaskSim>,
-    racks: Vec<String>,
-    /// Tag keys and the values dealt round-robin over clients.
-    pub(super) tags: BTreeMap<String, Vec<String>>,
-    threads: u32,
-    /// CPU, RAM and disk each client offers.
-    pub(super) client_resources: (Option<f64>, Option<u64>, Option<u64>),
+    /// The cluster as the scenario gives it (racks and tags to deal).
+    cluster: ClusterSpec,
+    /// The client groups.
+    groups: Vec<GroupSpec>,
     /// CPU, RAM and disk each task states, by subtopology.
     pub(super) task_resources: Vec<(Option<f64>, Option<u64>, Option<u64>)>,
     /// The containers of the plan in force (a strategy that has them,
@@ -160,9 +171,12 @@ impl World {
     pub(crate) fn new(scenario: &Scenario, seed: u64) -> Result<World, Overflow> {
         let racks = scenario.cluster.racks.clone();
         let draws = scenario.task_draws(seed);
+        let mut input_rates = Vec::new();
         let replicas = scenario.cluster.replication_factor.max(1) as usize;
         let mut tasks = Vec::new();
         for (s, sub) in scenario.subtopologies.iter().enumerate() {
+            input_rates.clear();
+            input_rates.extend(sub.input_rates());
             for p in 0..sub.partitions {
                 let n = tasks.len();
                 let task_racks: Vec<String> = if racks.is_empty() {
@@ -204,7 +218,8 @@ impl World {
                     changelog_rack: task_racks.first().cloned(),
                     racks: task_racks,
                     write_factor,
-                    input_rate: Rate::new(sub.input_rate),
+                    input_rate: Rate::new(input_rates[p as usize]),
+                    process_cost_milli: sub.process_cost_milli,
                     backlog: MilliRecords::ZERO,
                 });
             }
@@ -214,10 +229,8 @@ impl World {
         let mut world = World {
             clients: IxVec::new(),
             tasks: IxVec::from_raw(tasks),
-            racks,
-            tags: cluster.tags.clone(),
-            threads: cluster.threads,
-            client_resources: (cluster.cpu, cluster.ram_mb, cluster.disk_mb),
+            cluster: cluster.clone(),
+            groups: cluster.groups(),
             task_resources: scenario
                 .subtopologies
                 .iter()
@@ -225,20 +238,33 @@ impl World {
                 .collect(),
             containers: BTreeMap::new(),
         };
-        for _ in 0..cluster.clients {
-            world.add_client(SimTime::ZERO);
+        for g in cluster.initial_groups() {
+            world.add_client(SimTime::ZERO, g);
         }
         Ok(world)
     }
 
-    /// A new member `c<n>` started at `now`, its rack dealt round-robin.
-    pub(crate) fn add_client(&mut self, now: SimTime) -> ClientNo {
+    /// The group named `name`, by position.
+    pub(crate) fn group_named(&self, name: &str) -> Option<GroupNo> {
+        self.groups.iter().position(|g| g.name == name)
+    }
+
+    /// A new member `c<n>` of `group` started at `now`, with the group's
+    /// threads and rates, its rack and tags the group's or dealt
+    /// round-robin ([`ClusterSpec::client_rack`]).
+    pub(crate) fn add_client(&mut self, now: SimTime, group: GroupNo) -> ClientNo {
         let c = ClientNo::from_position(self.clients.len());
         let i = c.index();
+        let g = &self.groups[group];
         self.clients.push(ClientSim {
             name: c.to_string(),
-            rack: (!self.racks.is_empty()).then(|| self.racks[i % self.racks.len()].clone()),
-            threads: self.threads,
+            group,
+            rack: self.cluster.client_rack(g, i).map(str::to_string),
+            threads: g.threads,
+            restore_rate: Rate::new(g.restore_rate),
+            process_rate: g.process_rate.map(Rate::new),
+            tags: self.cluster.client_tags(g, i),
+            resources: (g.cpu, g.ram_mb, g.disk_mb),
             status: Status::Member,
             stores: BTreeMap::new(),
             actives: BTreeSet::new(),
@@ -472,6 +498,44 @@ impl World {
             });
         }
         deleted
+    }
+
+    /// The busiest member's load per thread over the mean load per thread
+    /// of the members, × 1000 (rounded half up), where a task's load is its
+    /// input rate × its records' cost; `None` when the members' actives have
+    /// no input (or there is no member).
+    pub(crate) fn load_imbalance_milli(&self) -> Option<u64> {
+        let members = self.members();
+        let load = |c: ClientNo| -> u128 {
+            self.clients[c]
+                .actives
+                .iter()
+                .map(|&t| {
+                    let task = &self.tasks[t];
+                    u128::from(task.input_rate.get()) * u128::from(task.process_cost_milli)
+                })
+                .sum()
+        };
+        let threads: u128 = members
+            .iter()
+            .map(|&c| u128::from(self.clients[c].threads))
+            .sum();
+        let total: u128 = members.iter().map(|&c| load(c)).sum();
+        if total == 0 || threads == 0 {
+            return None;
+        }
+        // max over c of (load_c / threads_c) / (total / threads), × 1000:
+        // compared as fractions, exact.
+        let (mut best_load, mut best_threads) = (0u128, 1u128);
+        for &c in &members {
+            let (l, t) = (load(c), u128::from(self.clients[c].threads));
+            if l * best_threads > best_load * t {
+                (best_load, best_threads) = (l, t);
+            }
+        }
+        let num = best_load * threads * 1000;
+        let den = best_threads * total;
+        u64::try_from((num + den / 2) / den).ok()
     }
 
     /// max − min actives per thread over members, × 1000.

@@ -3,7 +3,7 @@
 
 use super::duration::format_duration;
 use super::limits::*;
-use super::spec::{ChurnKind, EventKind, Scenario};
+use super::spec::{ChurnKind, EventKind, InputSkew, Scenario};
 use crate::model::{key_path, quote, InputError, MAX_TAG_KEYS, MAX_TAG_KEY_LEN, MAX_TAG_VALUE_LEN};
 
 type Checked = Result<(), InputError>;
@@ -64,6 +64,8 @@ impl Scenario {
         self.check_sizes()?;
         self.check_resources()?;
         self.check_cluster_tags()?;
+        self.check_groups()?;
+        self.check_load()?;
         self.check_events()?;
         self.check_perturb()?;
         self.check_churn()?;
@@ -248,7 +250,9 @@ impl Scenario {
                 );
             }
             match &e.kind {
-                EventKind::ScaleOut { count } | EventKind::ScaleIn { count } if *count == 0 => {
+                EventKind::ScaleOut { count, .. } | EventKind::ScaleIn { count, .. }
+                    if *count == 0 =>
+                {
                     return fail(path("count"), "must be at least 1, got 0".to_string());
                 }
                 EventKind::RollingBounce { interval_ms: 0, .. } => {
@@ -427,6 +431,170 @@ impl Scenario {
                     c.racks.len()
                 ),
             );
+        }
+        Ok(())
+    }
+
+    /// Client groups: distinct names, their clients adding up to
+    /// `cluster.clients`, sizes and rates within limits, racks among
+    /// `cluster.racks` and tag keys among `cluster.tags`.
+    fn check_groups(&self) -> Checked {
+        let c = &self.cluster;
+        if c.groups.is_empty() {
+            return Ok(());
+        }
+        let total: u64 = c.groups.iter().map(|g| u64::from(g.clients)).sum();
+        if total != u64::from(c.clients) {
+            return fail(
+                "cluster.clients",
+                format!(
+                    "must be the sum of the groups' clients ({total}) when cluster.groups is set, got {}",
+                    c.clients
+                ),
+            );
+        }
+        for (i, g) in c.groups.iter().enumerate() {
+            let at = |key: &str| format!("cluster.groups[{i}].{key}");
+            if c.groups[..i].iter().any(|h| h.name == g.name) {
+                return fail(
+                    at("name"),
+                    format!("names a group twice, got {}", quote(&g.name)),
+                );
+            }
+            if g.threads == 0 {
+                return fail(at("threads"), "must be at least 1, got 0".to_string());
+            }
+            if g.restore_rate == 0 {
+                return fail(at("restore_rate"), "must be at least 1, got 0".to_string());
+            }
+            at_most(
+                &at("restore_rate"),
+                g.restore_rate,
+                MAX_RESTORE_RATE,
+                "restore rates",
+            )?;
+            if let Some(rate) = g.process_rate {
+                if rate == 0 {
+                    return fail(at("process_rate"), "must be at least 1, got 0".to_string());
+                }
+                at_most(
+                    &at("process_rate"),
+                    rate,
+                    MAX_RESTORE_RATE,
+                    "restore and processing rates",
+                )?;
+            }
+            if let Some(rack) = &g.rack {
+                if !c.racks.contains(rack) {
+                    return fail(
+                        at("rack"),
+                        format!(
+                            "must be one of cluster.racks ({}), got {}",
+                            c.racks
+                                .iter()
+                                .map(|r| quote(r))
+                                .collect::<Vec<_>>()
+                                .join(", "),
+                            quote(rack)
+                        ),
+                    );
+                }
+            }
+            for (key, value) in &g.tags {
+                if !c.tags.contains_key(key) {
+                    return fail(
+                        key_path(&at("tags"), key),
+                        format!(
+                            "must be a key of cluster.tags (every client has every tag key), got {}",
+                            quote(key)
+                        ),
+                    );
+                }
+                if value.is_empty() || value.chars().count() > MAX_TAG_VALUE_LEN {
+                    return fail(
+                        key_path(&at("tags"), key),
+                        format!(
+                            "must have 1 to {MAX_TAG_VALUE_LEN} characters, got {}",
+                            quote(value)
+                        ),
+                    );
+                }
+            }
+            let resources = [(g.cpu, g.ram_mb, g.disk_mb)];
+            for (cpu, ram_mb, disk_mb) in resources {
+                if let Some(cpu) = cpu {
+                    if !(cpu.is_finite() && cpu > 0.0 && cpu <= MAX_CPU) {
+                        return fail(
+                            at("cpu"),
+                            format!("must be positive and at most {MAX_CPU:?}, got {cpu:?}"),
+                        );
+                    }
+                }
+                for (key, mb) in [("ram_mb", ram_mb), ("disk_mb", disk_mb)] {
+                    if mb.is_some_and(|mb| mb == 0 || mb > MAX_RAM_MB) {
+                        return fail(
+                            at(key),
+                            format!("must be 1 to {MAX_RAM_MB}, got {}", mb.unwrap_or(0)),
+                        );
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The input skew's parameters and each task's input rate after it,
+    /// and the processing cost, within their bounds.
+    fn check_load(&self) -> Checked {
+        for (i, s) in self.subtopologies.iter().enumerate() {
+            let path = |key: &str| format!("subtopologies[{i}].{key}");
+            match s.input_skew {
+                InputSkew::Uniform => {}
+                InputSkew::Zipf { exponent } => {
+                    if !(exponent > 0.0 && exponent <= 10.0) {
+                        return fail(
+                            path("zipf_exponent"),
+                            format!("must be greater than 0 and at most 10, got {exponent:?}"),
+                        );
+                    }
+                }
+                InputSkew::Hot { partitions, factor } => {
+                    if partitions == 0 || partitions >= s.partitions {
+                        return fail(
+                            path("hot_partitions"),
+                            format!(
+                                "must be at least 1 and fewer than partitions ({}), got {partitions}",
+                                s.partitions
+                            ),
+                        );
+                    }
+                    if !(1.0..=1000.0).contains(&factor) {
+                        return fail(
+                            path("hot_factor"),
+                            format!("must be at least 1 and at most 1000, got {factor:?}"),
+                        );
+                    }
+                }
+            }
+            if !(1..=1_000_000).contains(&s.process_cost_milli) {
+                return fail(
+                    path("process_cost"),
+                    format!(
+                        "must be at least 0.001 and at most 1000, got {}",
+                        f64::from(s.process_cost_milli) / 1000.0
+                    ),
+                );
+            }
+            let hottest = s.input_rates().into_iter().max().unwrap_or(0);
+            if hottest > MAX_WRITE_RATE {
+                return fail(
+                    path("input_rate"),
+                    format!(
+                        "must keep every task's input rate at most {MAX_WRITE_RATE} (the limit on input rates) after input_skew, got {}: partition 0 gets {hottest}",
+                        s.input_rate
+                    ),
+                );
+            }
         }
         Ok(())
     }

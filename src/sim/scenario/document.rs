@@ -13,8 +13,8 @@ use serde::Deserialize;
 
 use super::duration::Duration;
 use super::spec::{
-    ChurnKind, ChurnSpec, ClusterSpec, Event, EventKind, PerturbSpec, Protocol, Scenario,
-    SubtopologySpec,
+    ChurnKind, ChurnSpec, ClusterSpec, Event, EventKind, GroupSpec, InputSkew, PerturbSpec,
+    Protocol, Scenario, SubtopologySpec, Target, DEFAULT_PROCESS_COST_MILLI,
 };
 use super::values::*;
 use crate::assignor;
@@ -102,10 +102,11 @@ pub(super) struct ScenarioDoc {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct ClusterDoc {
-    /// Clients `c0 … c{n−1}` at time 0, ≥ 1.
+    /// Clients `c0 … c{n−1}` at time 0, ≥ 1; with `groups`, leave it out
+    /// (each group gives its own).
     ///
-    /// Type: integer · Default: required
-    clients: Count,
+    /// Type: integer · Default: required without `groups`
+    clients: Option<Count>,
     /// Threads per client (its capacity), ≥ 1.
     ///
     /// Type: integer · Default: `1`
@@ -191,6 +192,63 @@ struct ClusterDoc {
     ///
     /// Type: integer · Default: not stated
     disk_mb: Option<RamMb>,
+    /// Client groups, below: clients that differ (instance sizes, restore
+    /// and processing speeds, racks). Clients are numbered in group order at
+    /// time 0 (the first group's `c0 …`, then the next group's); a
+    /// `scale_out` adds clients of one group. The keys above are the
+    /// defaults of every group.
+    ///
+    /// Type: array of tables · Default: one group `default` of `clients`
+    groups: Option<Vec<GroupDoc>>,
+}
+
+/// `[[cluster.groups]]` (each key not given is the cluster's):
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct GroupDoc {
+    /// The group's name, which events use; letters, digits, `-`, `_`, `.`;
+    /// distinct.
+    ///
+    /// Type: string · Default: required
+    name: String,
+    /// Its clients at time 0 (0 for a group only scale-outs add to).
+    ///
+    /// Type: integer · Default: `0`
+    clients: Option<U32>,
+    /// Threads per client of the group (its capacity, which every strategy
+    /// reads), ≥ 1.
+    ///
+    /// Type: integer · Default: `cluster.threads`
+    threads: Option<Count>,
+    /// Records per second one client of the group restores; 1 to 10⁹.
+    ///
+    /// Type: integer · Default: `cluster.restore_rate`
+    restore_rate: Option<Int<1, { u64::MAX }>>,
+    /// Records per second one thread of the group processes; 1 to 10⁹.
+    ///
+    /// Type: integer · Default: `cluster.process_rate`
+    process_rate: Option<Int<1, { u64::MAX }>>,
+    /// The rack of every client of the group.
+    ///
+    /// Type: string · Default: dealt from `cluster.racks`
+    rack: Option<String>,
+    /// Tag values of every client of the group, e.g. `{ zone = "z1" }`; a key
+    /// not given is dealt from `cluster.tags`.
+    ///
+    /// Type: table of strings · Default: `{}`
+    tags: Option<BTreeMap<String, String>>,
+    /// CPU cores each client of the group offers, > 0 and ≤ 10⁶.
+    ///
+    /// Type: number · Default: `cluster.cpu`
+    cpu: Option<Number>,
+    /// MiB of RAM each client of the group offers, 1 to 2³⁰.
+    ///
+    /// Type: integer · Default: `cluster.ram_mb`
+    ram_mb: Option<RamMb>,
+    /// MiB of disk each client of the group offers, 1 to 2³⁰.
+    ///
+    /// Type: integer · Default: `cluster.disk_mb`
+    disk_mb: Option<RamMb>,
 }
 
 /// `[[subtopologies]]`:
@@ -216,13 +274,43 @@ struct SubtopologyDoc {
     ///
     /// Type: integer · Default: `0`
     write_rate: Option<U64>,
-    /// Records per second arriving at each task's input topic, whether its
-    /// active runs or not: a task down, paused or restoring falls behind by
-    /// it, a running one catches up with what its client's threads have to
-    /// spare (`cluster.process_rate`); 0 to 10⁶.
+    /// Records per second arriving at each task's input topic on average,
+    /// whether its active runs or not: a task down, paused or restoring falls
+    /// behind by it, a running one catches up with what its client's threads
+    /// have to spare (`cluster.process_rate`); 0 to 10⁶. `input_skew` shares
+    /// the subtopology's `input_rate × partitions` among its tasks.
     ///
     /// Type: integer · Default: `0`
     input_rate: Option<U64>,
+    /// How the input is spread over the partitions: `"uniform"` (each gets
+    /// `input_rate`), `"zipf"` (partition `p` gets a share proportional to
+    /// `1 / (p + 1)^zipf_exponent`) or `"hot"` (the first `hot_partitions`
+    /// each get `hot_factor` times what each other partition gets); each
+    /// task's rate is rounded to records/s and must stay at most 10⁶.
+    ///
+    /// Type: string · Default: `"uniform"`
+    input_skew: Option<Choice<SkewKind>>,
+    /// The Zipf exponent, > 0 and ≤ 10; with `input_skew = "zipf"` only.
+    ///
+    /// Type: number · Default: `1`
+    zipf_exponent: Option<Number>,
+    /// How many partitions are hot, fewer than `partitions`; with
+    /// `input_skew = "hot"` only.
+    ///
+    /// Type: integer · Default: `1`
+    hot_partitions: Option<Count>,
+    /// How many times a cold partition's rate a hot one gets, 1 to 1,000;
+    /// with `input_skew = "hot"` only.
+    ///
+    /// Type: number · Default: `10`
+    hot_factor: Option<Number>,
+    /// Thread time one record costs, relative to what `cluster.process_rate`
+    /// counts: a thread processes `process_rate / process_cost` records/s
+    /// of this subtopology (stateful work that costs more than stateless
+    /// says so here); 0.001 to 1,000, in thousandths.
+    ///
+    /// Type: number · Default: `1`
+    process_cost: Option<Number>,
     /// CPU cores each task needs, > 0 and ≤ 10⁶; read by the `heron-*`
     /// strategies (not stated: Heron's instance default, 1 core).
     ///
@@ -316,18 +404,20 @@ struct ConfigDoc {
 /// (the default in parentheses).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Kind {
-    /// `count` new clients join, the next numbers.
+    /// `count` new clients of `group` join, the next numbers.
     ///
-    /// Keys: `count` (`1`)
+    /// Keys: `count` (`1`), `group` (the first group)
     ScaleOut,
-    /// The `count` highest-numbered live clients leave gracefully; fewer
-    /// than the live clients.
+    /// The `count` highest-numbered live clients (of `group`, if given) leave
+    /// gracefully; fewer than the live clients.
     ///
-    /// Keys: `count` (`1`)
+    /// Keys: `count` (`1`), `group` (any)
     ScaleIn,
-    /// A live client crashes, with `lose_state` losing its stores.
+    /// A live client crashes, with `lose_state` losing its stores: `client`
+    /// by name, or the lowest-numbered live client of `group` (one of the
+    /// two).
     ///
-    /// Keys: `client` (required), `lose_state` (`false`)
+    /// Keys: `client` (or `group`), `group` (or `client`), `lose_state` (`false`)
     Crash,
     /// A crashed client comes back.
     ///
@@ -373,8 +463,8 @@ impl Kind {
     /// The keys an event of this kind may have.
     pub(super) fn keys(self) -> &'static [&'static str] {
         match self {
-            Kind::ScaleOut | Kind::ScaleIn => &["at", "kind", "count"],
-            Kind::Crash => &["at", "kind", "client", "lose_state"],
+            Kind::ScaleOut | Kind::ScaleIn => &["at", "kind", "count", "group"],
+            Kind::Crash => &["at", "kind", "client", "group", "lose_state"],
             Kind::Restart => &["at", "kind", "client"],
             Kind::RollingBounce => &["at", "kind", "interval", "downtime"],
             Kind::RackOutage => &["at", "kind", "rack", "lose_state", "duration"],
@@ -397,6 +487,7 @@ struct EventDoc {
     kind: Choice<Kind>,
     count: Option<Count>,
     client: Option<String>,
+    group: Option<String>,
     lose_state: Option<bool>,
     interval: Option<Duration<1>>,
     downtime: Option<Duration>,
@@ -513,8 +604,8 @@ fn strategy_names(names: Vec<String>) -> Read<Vec<String>> {
 
 impl ClusterDoc {
     fn into_cluster(self) -> Read<ClusterSpec> {
-        Ok(ClusterSpec {
-            clients: self.clients.small(),
+        let mut cluster = ClusterSpec {
+            clients: self.clients.map_or(0, Int::small),
             threads: self.threads.map_or(1, Int::small),
             racks: names("cluster.racks", self.racks.unwrap_or_default())?,
             restore_rate: self.restore_rate.0,
@@ -536,7 +627,191 @@ impl ClusterDoc {
             cpu: self.cpu.map(|n| positive("cluster.cpu", &n)).transpose()?,
             ram_mb: self.ram_mb.map(|n| n.0),
             disk_mb: self.disk_mb.map(|n| n.0),
+            groups: Vec::new(),
+        };
+        match (self.clients, self.groups) {
+            (Some(_), None) => {}
+            (None, None) => return fail("cluster.clients", "is missing".to_string()),
+            (Some(n), Some(_)) => {
+                return fail(
+                    "cluster.clients",
+                    format!(
+                    "must be left out with cluster.groups (each group gives its clients), got {}",
+                    n.0
+                ),
+                )
+            }
+            (None, Some(docs)) => {
+                if docs.is_empty() {
+                    return fail(
+                        "cluster.groups",
+                        "must list at least one group (leave it out for one), got []".to_string(),
+                    );
+                }
+                let groups = docs
+                    .into_iter()
+                    .enumerate()
+                    .map(|(i, g)| g.into_group(&format!("cluster.groups[{i}]"), &cluster))
+                    .collect::<Read<Vec<GroupSpec>>>()?;
+                for (i, g) in groups.iter().enumerate() {
+                    if groups[..i].iter().any(|h| h.name == g.name) {
+                        return fail(
+                            format!("cluster.groups[{i}].name"),
+                            format!("names a group twice, got {}", quote(&g.name)),
+                        );
+                    }
+                }
+                let total: u64 = groups.iter().map(|g| u64::from(g.clients)).sum();
+                cluster.clients = u32::try_from(total).map_err(|_| {
+                    InputError::new(
+                        "cluster.groups",
+                        format!(
+                            "must have at most {} clients at time 0, got {total}",
+                            u32::MAX
+                        ),
+                    )
+                })?;
+                cluster.groups = groups;
+            }
+        }
+        Ok(cluster)
+    }
+}
+
+impl GroupDoc {
+    /// The group, each key not given taken from `cluster`.
+    fn into_group(self, here: &str, cluster: &ClusterSpec) -> Read<GroupSpec> {
+        let name = scenario_name(self.name).map_err(|e| {
+            InputError::new(key_path(here, "name"), e.message.replacen("name ", "", 1))
+        })?;
+        let rack = match self.rack {
+            Some(r) if r.is_empty() => {
+                return fail(
+                    key_path(here, "rack"),
+                    "must not be empty, got \"\"".to_string(),
+                )
+            }
+            r => r,
+        };
+        Ok(GroupSpec {
+            name,
+            clients: self.clients.map_or(0, Int::small),
+            threads: self.threads.map_or(cluster.threads, Int::small),
+            restore_rate: self.restore_rate.map_or(cluster.restore_rate, |r| r.0),
+            process_rate: self.process_rate.map(|r| r.0).or(cluster.process_rate),
+            rack,
+            tags: self.tags.unwrap_or_default(),
+            cpu: match self.cpu {
+                Some(n) => Some(positive(&key_path(here, "cpu"), &n)?),
+                None => cluster.cpu,
+            },
+            ram_mb: self.ram_mb.map(|n| n.0).or(cluster.ram_mb),
+            disk_mb: self.disk_mb.map(|n| n.0).or(cluster.disk_mb),
         })
+    }
+}
+
+/// The kinds of `input_skew`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum SkewKind {
+    Uniform,
+    Zipf,
+    Hot,
+}
+
+impl Named for SkewKind {
+    const CHOICES: &'static [(&'static str, Self)] = &[
+        ("uniform", SkewKind::Uniform),
+        ("zipf", SkewKind::Zipf),
+        ("hot", SkewKind::Hot),
+    ];
+}
+
+impl SubtopologyDoc {
+    /// Its `input_skew` with the keys of that kind; a key of another kind
+    /// is an error.
+    fn skew(&self, here: &str) -> Read<InputSkew> {
+        let kind = self.input_skew.map_or(SkewKind::Uniform, |c| c.0);
+        let stray = [
+            (
+                "zipf_exponent",
+                self.zipf_exponent.is_some(),
+                SkewKind::Zipf,
+            ),
+            (
+                "hot_partitions",
+                self.hot_partitions.is_some(),
+                SkewKind::Hot,
+            ),
+            ("hot_factor", self.hot_factor.is_some(), SkewKind::Hot),
+        ];
+        let name = |k: SkewKind| {
+            SkewKind::CHOICES
+                .iter()
+                .find(|(_, c)| *c == k)
+                .map_or("", |(n, _)| *n)
+        };
+        if let Some((key, _, needs)) = stray
+            .iter()
+            .find(|(_, given, needs)| *given && *needs != kind)
+        {
+            return fail(
+                key_path(here, key),
+                format!(
+                    "applies with input_skew = {} only, got it with input_skew = {}",
+                    quote(name(*needs)),
+                    quote(name(kind))
+                ),
+            );
+        }
+        let ranged = |key: &str, n: &Number, low: f64, low_open: bool, high: f64| -> Read<f64> {
+            let below = if low_open {
+                n.value <= low
+            } else {
+                n.value < low
+            };
+            if below || n.value > high {
+                let bound = if low_open { "greater than" } else { "at least" };
+                return fail(
+                    key_path(here, key),
+                    format!("must be {bound} {low} and at most {high}, got {}", n.shown),
+                );
+            }
+            Ok(n.value)
+        };
+        Ok(match kind {
+            SkewKind::Uniform => InputSkew::Uniform,
+            SkewKind::Zipf => InputSkew::Zipf {
+                exponent: match &self.zipf_exponent {
+                    Some(n) => ranged("zipf_exponent", n, 0.0, true, 10.0)?,
+                    None => 1.0,
+                },
+            },
+            SkewKind::Hot => InputSkew::Hot {
+                partitions: self.hot_partitions.map_or(1, Int::small),
+                factor: match &self.hot_factor {
+                    Some(n) => ranged("hot_factor", n, 1.0, false, 1000.0)?,
+                    None => 10.0,
+                },
+            },
+        })
+    }
+
+    /// Its `process_cost` in thousandths.
+    fn process_cost_milli(&self, here: &str) -> Read<u32> {
+        let Some(n) = &self.process_cost else {
+            return Ok(DEFAULT_PROCESS_COST_MILLI);
+        };
+        let milli = (n.value * 1000.0).round();
+        if !(1.0..=1_000_000.0).contains(&milli) {
+            return fail(
+                key_path(here, "process_cost"),
+                format!("must be at least 0.001 and at most 1000, got {}", n.shown),
+            );
+        }
+        // 1 to 10⁶, checked above.
+        #[allow(clippy::cast_possible_truncation)]
+        Ok(milli as u32)
     }
 }
 
@@ -564,7 +839,10 @@ fn subtopologies(docs: Vec<SubtopologyDoc>) -> Read<Vec<SubtopologySpec>> {
                     }
                 }
             }
+            let here = format!("subtopologies[{i}]");
             Ok(SubtopologySpec {
+                input_skew: s.skew(&here)?,
+                process_cost_milli: s.process_cost_milli(&here)?,
                 partitions: s.partitions.small(),
                 stateful,
                 state_records: s.state_records.map_or(0, |n| n.0),
@@ -620,10 +898,11 @@ fn read_config(doc: Option<ConfigDoc>) -> Read<AssignmentConfig> {
 
 impl EventDoc {
     /// The keys given, in the order of the struct.
-    fn given(&self) -> [(&'static str, bool); 10] {
+    fn given(&self) -> [(&'static str, bool); 11] {
         [
             ("count", self.count.is_some()),
             ("client", self.client.is_some()),
+            ("group", self.group.is_some()),
             ("lose_state", self.lose_state.is_some()),
             ("interval", self.interval.is_some()),
             ("downtime", self.downtime.is_some()),
@@ -657,12 +936,27 @@ impl EventDoc {
         let kind = match kind {
             Kind::ScaleOut => EventKind::ScaleOut {
                 count: self.count.map_or(1, Int::small),
+                group: self.group,
             },
             Kind::ScaleIn => EventKind::ScaleIn {
                 count: self.count.map_or(1, Int::small),
+                group: self.group,
             },
             Kind::Crash => EventKind::Crash {
-                client: self.client.ok_or_else(|| missing("client"))?,
+                client: match (self.client, self.group) {
+                    (Some(client), None) => Target::Client(client),
+                    (None, Some(group)) => Target::Group(group),
+                    (None, None) => return Err(missing("client")),
+                    (Some(_), Some(group)) => {
+                        return fail(
+                            key_path(here, "group"),
+                            format!(
+                                "names a group beside a client (give one of the two), got {}",
+                                quote(&group)
+                            ),
+                        )
+                    }
+                },
                 lose_state,
             },
             Kind::Restart => EventKind::Restart {

@@ -12,9 +12,10 @@ use super::document::Kind;
 use super::values::Named;
 
 /// The tables, in the order the doc shows them.
-const TABLES: [&str; 7] = [
+const TABLES: [&str; 8] = [
     "ScenarioDoc",
     "ClusterDoc",
+    "GroupDoc",
     "SubtopologyDoc",
     "ConfigDoc",
     "EventDoc",
@@ -117,6 +118,7 @@ fn key_row(table: &str, name: &str, docs: &[String]) -> String {
     }
     let key = match kind {
         "table" if table == "ScenarioDoc" => format!("`[{name}]`"),
+        "array of tables" if table == "ClusterDoc" => format!("`[[cluster.{name}]]`"),
         "array of tables" => format!("`[[{name}]]`"),
         _ => format!("`{name}`"),
     };

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use super::client_no::ClientNo;
 use super::duration::format_duration;
 use super::limits::MAX_CLIENTS;
-use super::spec::{EventKind, Scenario};
+use super::spec::{EventKind, GroupNo, Scenario, Target};
 use crate::model::{InputError, IxVec};
 
 impl Scenario {
@@ -27,13 +27,25 @@ impl Scenario {
     /// while simulating and is not replayed here.
     pub(super) fn check_membership(&self) -> Result<u64, InputError> {
         let cluster = &self.cluster;
-        let mut members: IxVec<ClientNo, Member> =
-            IxVec::from_elem(Member::Live, cluster.clients as usize);
+        let groups = cluster.groups();
+        let mut group_of: Vec<GroupNo> = cluster.initial_groups();
+        let mut members: IxVec<ClientNo, Member> = IxVec::from_elem(Member::Live, group_of.len());
         // Outage restarts not yet applied, by (time, order of scheduling).
         let mut restarts: BTreeMap<(u64, usize), Vec<ClientNo>> = BTreeMap::new();
-        let rack_of = |k: ClientNo| -> Option<&str> {
-            let racks = &cluster.racks;
-            (!racks.is_empty()).then(|| racks[k.index() % racks.len()].as_str())
+        let group_named = |name: &str, path: String, when: &str| -> Result<GroupNo, InputError> {
+            groups.iter().position(|g| g.name == name).ok_or_else(|| {
+                InputError::new(
+                    path,
+                    format!(
+                        "must name a group of cluster.groups ({}), got {name:?} at {when}",
+                        groups
+                            .iter()
+                            .map(|g| format!("{:?}", g.name))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                )
+            })
         };
         let mut order: Vec<usize> = (0..self.events.len()).collect();
         order.sort_by_key(|&i| self.events[i].at_ms);
@@ -52,8 +64,14 @@ impl Scenario {
                 }
             }
             let live = members.iter().filter(|m| **m == Member::Live).count();
+            let rack_of =
+                |k: ClientNo| cluster.client_rack(&groups[group_of[k.index()]], k.index());
             match &event.kind {
-                EventKind::ScaleOut { count } => {
+                EventKind::ScaleOut { count, group } => {
+                    let g = match group {
+                        Some(name) => group_named(name, at("group"), &when)?,
+                        None => 0,
+                    };
                     let total = (members.len() as u64).saturating_add(u64::from(*count));
                     if total > MAX_CLIENTS {
                         return Err(InputError::new(
@@ -65,9 +83,10 @@ impl Scenario {
                     }
                     for _ in members.len() as u64..total {
                         members.push(Member::Live);
+                        group_of.push(g);
                     }
                 }
-                EventKind::ScaleIn { count } => {
+                EventKind::ScaleIn { count, group } => {
                     if *count as usize >= live {
                         return Err(InputError::new(
                             at("count"),
@@ -76,19 +95,47 @@ impl Scenario {
                             ),
                         ));
                     }
-                    let mut left = 0;
-                    for m in members.iter_mut().rev() {
-                        if left == *count {
-                            break;
-                        }
-                        if *m == Member::Live {
-                            *m = Member::Left;
-                            left += 1;
-                        }
+                    let only = match group {
+                        Some(name) => Some(group_named(name, at("group"), &when)?),
+                        None => None,
+                    };
+                    let in_group: Vec<ClientNo> = members
+                        .indices()
+                        .filter(|&k| members[k] == Member::Live)
+                        .filter(|&k| only.is_none_or(|g| group_of[k.index()] == g))
+                        .collect();
+                    if in_group.len() < *count as usize {
+                        return Err(InputError::new(
+                            at("count"),
+                            format!(
+                                "must be at most the live clients of group {:?} ({}) at {when}, got {count}",
+                                group.as_deref().unwrap_or_default(),
+                                in_group.len()
+                            ),
+                        ));
+                    }
+                    for &k in in_group.iter().rev().take(*count as usize) {
+                        members[k] = Member::Left;
                     }
                 }
                 EventKind::Crash { client, .. } => {
-                    let k = expect(&members, client, Member::Live, &at("client"), &when)?;
+                    let k = match client {
+                        Target::Client(name) => {
+                            expect(&members, name, Member::Live, &at("client"), &when)?
+                        }
+                        Target::Group(name) => {
+                            let g = group_named(name, at("group"), &when)?;
+                            members
+                                .indices()
+                                .find(|&k| members[k] == Member::Live && group_of[k.index()] == g)
+                                .ok_or_else(|| {
+                                    InputError::new(
+                                        at("group"),
+                                        format!("must name a group with a live client, got {name:?} (none is live at {when})"),
+                                    )
+                                })?
+                        }
+                    };
                     members[k] = Member::Crashed;
                 }
                 EventKind::Restart { client } => {

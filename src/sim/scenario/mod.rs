@@ -33,9 +33,10 @@ mod values;
 
 pub use file::MAX_SCENARIO_BYTES;
 pub use limits::*;
-pub use seeds::{SeedRange, MAX_SEEDS};
+pub use seeds::{SeedRange, HELD_OUT_SEEDS_FROM, MAX_SEEDS};
 pub use spec::{
-    ChurnKind, ChurnSpec, ClusterSpec, Event, EventKind, PerturbSpec, Protocol, Scenario,
-    SubtopologySpec,
+    ChurnKind, ChurnSpec, ClusterSpec, Event, EventKind, GroupNo, GroupSpec, InputSkew,
+    PerturbSpec, Protocol, Scenario, SubtopologySpec, Target, DEFAULT_GROUP,
+    DEFAULT_PROCESS_COST_MILLI,
 };
 pub use strategies::{choose_strategies, scenario_strategies};

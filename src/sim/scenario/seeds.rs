@@ -1,4 +1,5 @@
-//! The seeds a sweep runs ([`SeedRange`], `--seeds A..B`), bounded.
+//! The seeds a sweep runs ([`SeedRange`], `--seeds A..B`), bounded, and
+//! where the held-out seeds begin ([`HELD_OUT_SEEDS_FROM`]).
 
 use crate::model::InputError;
 
@@ -17,7 +18,27 @@ pub struct SeedRange {
 /// limits (`Scenario::check`), so this bounds a sweep's time and memory.
 pub const MAX_SEEDS: u64 = 100_000;
 
+/// The first held-out seed. Seeds below it are for development and tuning
+/// (trying a strategy, choosing its parameters, looking for a bad case);
+/// every published figure (the README, docs/, the paper) comes from seeds
+/// at or above it, which no tuning has looked at, so that a figure measures
+/// a strategy rather than how well it was fitted to its test seeds. A
+/// sweep whose range straddles it says so on standard error
+/// ([`SeedRange::mixes_held_out`]). Public as [`SeedRange::HELD_OUT_FROM`].
+pub const HELD_OUT_SEEDS_FROM: u64 = 1_000_000;
+
 impl SeedRange {
+    /// The first held-out seed (`HELD_OUT_SEEDS_FROM` of `seeds.rs`): seeds
+    /// below it are for development and tuning, every published figure
+    /// comes from seeds at or above it.
+    pub const HELD_OUT_FROM: u64 = HELD_OUT_SEEDS_FROM;
+
+    /// Whether the range holds both development seeds (below
+    /// [`Self::HELD_OUT_FROM`]) and held-out ones.
+    pub fn mixes_held_out(&self) -> bool {
+        self.start < HELD_OUT_SEEDS_FROM && self.end > HELD_OUT_SEEDS_FROM
+    }
+
     /// Reads `A..B` with `A < B`.
     ///
     /// # Errors
@@ -84,5 +105,16 @@ mod tests {
             let e = SeedRange::parse(bad).unwrap_err();
             assert_eq!(e.path, "--seeds", "{bad}");
         }
+    }
+
+    #[test]
+    fn a_range_mixes_held_out_seeds_only_across_the_boundary() {
+        let range = |start, end| SeedRange { start, end };
+        assert!(range(999_990, 1_000_010).mixes_held_out());
+        assert!(range(999_999, 1_000_001).mixes_held_out());
+        assert!(!range(0, 100).mixes_held_out());
+        assert!(!range(999_990, 1_000_000).mixes_held_out()); // B excluded
+        assert!(!range(1_000_000, 1_000_010).mixes_held_out());
+        assert_eq!(SeedRange::HELD_OUT_FROM, 1_000_000);
     }
 }

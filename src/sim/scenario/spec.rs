@@ -111,7 +111,108 @@ pub struct ClusterSpec {
     /// Records per second one thread processes; `None`: no limit (a running
     /// active never falls behind its input).
     pub process_rate: Option<u64>,
+    /// Client groups (`[[cluster.groups]]`); empty: every client is like the
+    /// cluster's defaults above ([`ClusterSpec::groups`]). When not empty,
+    /// `clients` is the sum of their `clients`.
+    pub groups: Vec<GroupSpec>,
 }
+
+/// A group of alike clients: how many exist at time 0 and what each offers.
+/// Scale-outs, scale-ins and crashes may name a group.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GroupSpec {
+    /// Its name (`big`).
+    pub name: String,
+    /// Its clients at time 0.
+    pub clients: u32,
+    /// Threads per client.
+    pub threads: u32,
+    /// Records per second one client restores.
+    pub restore_rate: u64,
+    /// Records per second one thread processes; `None`: no limit.
+    pub process_rate: Option<u64>,
+    /// The rack of every client of the group; `None`: dealt round robin
+    /// from the cluster's `racks` by creation number.
+    pub rack: Option<String>,
+    /// Tag values every client of the group has; a key not given is dealt
+    /// round robin from the cluster's `tags`.
+    pub tags: BTreeMap<String, String>,
+    /// CPU cores each client offers; `None`: not stated.
+    pub cpu: Option<f64>,
+    /// MiB of RAM each client offers; `None`: not stated.
+    pub ram_mb: Option<u64>,
+    /// MiB of disk each client offers; `None`: not stated.
+    pub disk_mb: Option<u64>,
+}
+
+/// The position of a group in [`ClusterSpec::groups`].
+pub type GroupNo = usize;
+
+impl ClusterSpec {
+    /// The client groups: those of the scenario, or one group `default` of
+    /// `clients` clients with the cluster's values.
+    pub fn groups(&self) -> Vec<GroupSpec> {
+        if !self.groups.is_empty() {
+            return self.groups.clone();
+        }
+        vec![GroupSpec {
+            name: DEFAULT_GROUP.to_string(),
+            clients: self.clients,
+            threads: self.threads,
+            restore_rate: self.restore_rate,
+            process_rate: self.process_rate,
+            rack: None,
+            tags: BTreeMap::new(),
+            cpu: self.cpu,
+            ram_mb: self.ram_mb,
+            disk_mb: self.disk_mb,
+        }]
+    }
+
+    /// The group named `name`, by position.
+    pub fn group_named(&self, name: &str) -> Option<GroupNo> {
+        self.groups().iter().position(|g| g.name == name)
+    }
+
+    /// The group of each client at time 0, in creation order: the first
+    /// group's clients, then the next group's.
+    pub fn initial_groups(&self) -> Vec<GroupNo> {
+        let groups = self.groups();
+        let mut out = Vec::new();
+        for (g, group) in groups.iter().enumerate() {
+            out.extend(std::iter::repeat_n(g, group.clients as usize));
+        }
+        out
+    }
+
+    /// The rack of the client of creation number `k` in `group`: the
+    /// group's, else `racks[k mod len]`; `None` without racks.
+    pub fn client_rack<'a>(&'a self, group: &'a GroupSpec, k: usize) -> Option<&'a str> {
+        group
+            .rack
+            .as_deref()
+            .or_else(|| (!self.racks.is_empty()).then(|| self.racks[k % self.racks.len()].as_str()))
+    }
+
+    /// The tags of the client of creation number `k` in `group`: the
+    /// group's values, the others dealt `values[k mod len]`.
+    pub fn client_tags(&self, group: &GroupSpec, k: usize) -> BTreeMap<String, String> {
+        self.tags
+            .iter()
+            .map(|(key, values)| {
+                let value = group
+                    .tags
+                    .get(key)
+                    .cloned()
+                    .unwrap_or_else(|| values[k % values.len()].clone());
+                (key.clone(), value)
+            })
+            .collect()
+    }
+}
+
+/// The name of the one group of a cluster without `[[cluster.groups]]`.
+pub const DEFAULT_GROUP: &str = "default";
 
 /// Kafka's rebalance protocols.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -133,9 +234,16 @@ pub struct SubtopologySpec {
     pub state_records: u64,
     /// Records per second each task appends to its changelog while its active runs.
     pub write_rate: u64,
-    /// Records per second arriving at each task's input, whether its active
-    /// runs or not (the processing model, `cluster.process_rate`).
+    /// Records per second arriving at each task's input on average, whether
+    /// its active runs or not (the processing model, `cluster.process_rate`);
+    /// `input_skew` shares the subtopology's total among its tasks.
     pub input_rate: u64,
+    /// How the subtopology's input is spread over its partitions.
+    pub input_skew: InputSkew,
+    /// Thread time one record of this subtopology costs, in thousandths of
+    /// what `process_rate` counts (1000: a thread processes `process_rate`
+    /// records/s of it; 4000: a quarter of that).
+    pub process_cost_milli: u32,
     /// CPU cores each task needs (read by the heron strategies); `None`:
     /// not stated.
     pub cpu: Option<f64>,
@@ -144,6 +252,31 @@ pub struct SubtopologySpec {
     /// MiB of disk each task needs (heron strategies); `None`: not stated.
     pub disk_mb: Option<u64>,
 }
+
+/// How a subtopology's input (`input_rate` × `partitions` records/s in all)
+/// is spread over its partitions; partition `p` has rank `p` (partition 0
+/// is the hottest).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum InputSkew {
+    /// Every partition gets `input_rate`.
+    Uniform,
+    /// Partition `p` gets a share proportional to `1 / (p + 1)^exponent`.
+    Zipf {
+        /// The exponent, > 0.
+        exponent: f64,
+    },
+    /// The first `partitions` partitions each get `factor` times what each
+    /// of the others gets.
+    Hot {
+        /// How many partitions are hot, fewer than the subtopology's.
+        partitions: u32,
+        /// How many times a cold partition's rate a hot one gets, ≥ 1.
+        factor: f64,
+    },
+}
+
+/// The default `process_cost`: one record costs what `process_rate` counts.
+pub const DEFAULT_PROCESS_COST_MILLI: u32 = 1000;
 
 /// A scripted event.
 #[derive(Debug, Clone, PartialEq)]
@@ -161,16 +294,21 @@ pub enum EventKind {
     ScaleOut {
         /// How many.
         count: u32,
+        /// The group they belong to; `None`: the first group.
+        group: Option<String>,
     },
-    /// The `count` highest-numbered live clients leave gracefully.
+    /// The `count` highest-numbered live clients (of `group`, if given)
+    /// leave gracefully.
     ScaleIn {
         /// How many.
         count: u32,
+        /// Only clients of this group; `None`: any.
+        group: Option<String>,
     },
     /// A client crashes; the group notices after the session timeout.
     Crash {
-        /// The client (`c3`).
-        client: String,
+        /// The client, or the group whose lowest-numbered live client crashes.
+        client: Target,
         /// Whether its local state is lost with it.
         lose_state: bool,
     },
@@ -206,6 +344,39 @@ pub enum EventKind {
         /// The new rate, records per second per task.
         write_rate: u64,
     },
+}
+
+/// Which client an event names.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Target {
+    /// A client by name (`c3`).
+    Client(String),
+    /// The lowest-numbered live client of a group, by the group's name.
+    Group(String),
+}
+
+impl From<&str> for Target {
+    /// A client by name.
+    fn from(name: &str) -> Target {
+        Target::Client(name.to_string())
+    }
+}
+
+impl From<String> for Target {
+    /// A client by name.
+    fn from(name: String) -> Target {
+        Target::Client(name)
+    }
+}
+
+impl std::fmt::Display for Target {
+    /// `c3`, or `a client of big`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Target::Client(name) => f.write_str(name),
+            Target::Group(group) => write!(f, "a client of {group}"),
+        }
+    }
 }
 
 /// Random churn: events drawn from the seed, the same for every strategy.
@@ -244,6 +415,32 @@ impl ChurnSpec {
     pub fn draws(&self) -> f64 {
         let span = self.until_ms.saturating_sub(self.from_ms);
         (self.events_per_hour * span as f64 / 3_600_000.0).round()
+    }
+}
+
+impl SubtopologySpec {
+    /// Each partition's input rate in records/s, by partition: the
+    /// subtopology's `input_rate × partitions` shared by `input_skew`'s
+    /// weights, each rounded to the nearest whole record (half away from 0).
+    pub fn input_rates(&self) -> Vec<u64> {
+        let n = self.partitions as usize;
+        let weights: Vec<f64> = match self.input_skew {
+            InputSkew::Uniform => return vec![self.input_rate; n],
+            InputSkew::Zipf { exponent } => (0..n)
+                .map(|p| 1.0 / ((p + 1) as f64).powf(exponent))
+                .collect(),
+            InputSkew::Hot { partitions, factor } => (0..n)
+                .map(|p| if p < partitions as usize { factor } else { 1.0 })
+                .collect(),
+        };
+        let total = self.input_rate as f64 * n as f64;
+        let sum: f64 = weights.iter().sum();
+        // At most the total, 10⁶ × 10⁵ (`Scenario::check`): `as` is exact.
+        #[allow(clippy::cast_possible_truncation)]
+        weights
+            .iter()
+            .map(|w| (total * w / sum).round() as u64)
+            .collect()
     }
 }
 

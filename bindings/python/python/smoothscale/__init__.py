@@ -449,7 +449,11 @@ class SweepResult:
             completed ones, the infeasible seeds and per metric ``n``,
             ``mean``, ``std``, ``ci95_half_width`` (the 95 % confidence
             interval of the mean is mean ± ci95_half_width), ``p50``, ``p95``
-            and ``max``.
+            and ``max``; and per point ``paired``: the ``baseline`` and per
+            other strategy and metric the differences strategy − baseline
+            over the seeds where both completed with a value (``n``,
+            ``mean_difference``, ``ci95_half_width``, ``ci95``, ``lower``,
+            ``higher``, ``equal``, ``verdict``).
         sweep_json: ``sweep.json``'s text, byte for byte.
         runs_json: ``runs.json``'s text, byte for byte.
         runs_csv: ``runs.csv``'s text, byte for byte.
@@ -520,6 +524,7 @@ def sweep(
     strategies: Sequence[str] | str | None = None,
     *,
     sets: Mapping[str, Sequence[Any]] | None = None,
+    baseline: str | None = None,
     client: Any = None,
     parts: int | None = None,
 ) -> SweepResult:
@@ -538,6 +543,9 @@ def sweep(
             command line (``{"config.max_warmup_replicas": [1, 2, 4]}`` is
             ``--set config.max_warmup_replicas=1,2,4``); every combination is
             a point, besides the scenario's own ``[sweep]`` table.
+        baseline: the strategy the others are compared with seed by seed
+            (``aggregate``'s ``paired``), one of the strategies run, as
+            ``--baseline``; the first strategy when ``None``.
         client: a ``dask.distributed.Client``: the seeds are run by the
             cluster's workers, each with the Rust simulator, and the result is
             exactly the local sweep's. A script that starts worker processes
@@ -573,10 +581,12 @@ def sweep(
     [(1, 'kip441'), (1, 'sticky'), (2, 'kip441')]
     >>> result.aggregate["points"][0]["strategies"]["kip441"]["runs"]
     3
+    >>> result.aggregate["points"][0]["paired"]["baseline"]
+    'kip441'
 
     Raises:
-        ValueError: a bad scenario, seed range, strategy, swept key or value,
-            or ``parts`` (the command line's message).
+        ValueError: a bad scenario, seed range, strategy, baseline, swept key
+            or value, or ``parts`` (the command line's message).
         InvariantViolation: a run breaks an invariant (a bug).
         KeyboardInterrupt: Ctrl-C stops a local sweep.
     """
@@ -586,12 +596,14 @@ def sweep(
     axes = _sets(sets)
     if parts is not None and (not isinstance(parts, int) or isinstance(parts, bool) or parts < 1):
         raise ValueError(f"parts must be a positive integer, got {parts!r}")
+    if baseline is not None and not isinstance(baseline, str):
+        raise ValueError(f"baseline must be a strategy name, got {type(baseline).__name__}")
     if client is None:
-        docs = _core.sweep(text, source, start, end, names, axes)
+        docs = _core.sweep(text, source, start, end, names, axes, baseline)
     else:
         from ._distributed import sweep_on
 
-        docs = sweep_on(client, text, source, start, end, names, axes, parts)
+        docs = sweep_on(client, text, source, start, end, names, axes, parts, baseline)
     sweep_json, runs_json, runs_csv = docs
     return SweepResult(
         runs=Rows.of_csv(runs_csv, json.loads(runs_json)["runs"]),

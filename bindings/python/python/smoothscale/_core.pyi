@@ -18,6 +18,7 @@ def sweep(
     end: int,
     strategy_names: list[str],
     sets: list[str],
+    baseline: str | None = None,
 ) -> tuple[str, str, str]: ...
 def sweep_chunk(
     text: str,
@@ -28,6 +29,7 @@ def sweep_chunk(
     sets: list[str],
     part_start: int,
     part_end: int,
+    baseline: str | None = None,
 ) -> str: ...
 def sweep_merge(
     text: str,
@@ -37,4 +39,5 @@ def sweep_merge(
     strategy_names: list[str],
     sets: list[str],
     chunks: list[str],
+    baseline: str | None = None,
 ) -> tuple[str, str, str]: ...

@@ -19,9 +19,10 @@ def run_part(
     names: list[str],
     axes: list[str],
     part: tuple[int, int],
+    baseline: str | None = None,
 ) -> str:
     """Run on a worker: the seeds ``part`` of the sweep over ``start..end``."""
-    return _core.sweep_chunk(text, source, start, end, names, axes, part[0], part[1])
+    return _core.sweep_chunk(text, source, start, end, names, axes, part[0], part[1], baseline)
 
 
 def split(start: int, end: int, parts: int) -> list[tuple[int, int]]:
@@ -52,6 +53,7 @@ def sweep_on(
     names: list[str],
     axes: list[str],
     parts: int | None,
+    baseline: str | None = None,
 ) -> tuple[str, str, str]:
     """The sweep's documents, its seeds run by ``client``'s workers."""
     if parts is None:
@@ -69,7 +71,8 @@ def sweep_on(
         [names] * len(ranges),
         [axes] * len(ranges),
         ranges,
+        [baseline] * len(ranges),
         pure=False,
     )
     chunks = client.gather(futures)
-    return _core.sweep_merge(text, source, start, end, names, axes, chunks)
+    return _core.sweep_merge(text, source, start, end, names, axes, chunks, baseline)

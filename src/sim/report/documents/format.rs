@@ -1,5 +1,5 @@
 //! How the documents write values: a figure as a JSON number with its
-//! decimals ([`Num`]), objects whose keys keep a given order ([`InOrder`]),
+//! decimals ([`Num`], [`SignedNum`] for one that may be negative), objects whose keys keep a given order ([`InOrder`]),
 //! CSV fields quoted only when they must be ([`csv_field`]).
 
 use serde::ser::{Error as _, SerializeMap};
@@ -7,6 +7,7 @@ use serde::{Serialize, Serializer};
 use serde_json::value::RawValue;
 
 use crate::sim::report::fixed::Fixed;
+use crate::sim::report::SignedFixed;
 
 /// A [`Fixed`] as a JSON number with its decimals (`12.350`, not `12.35`).
 #[derive(Debug, Clone, Copy)]
@@ -14,10 +15,26 @@ pub(crate) struct Num(pub(crate) Fixed);
 
 impl Serialize for Num {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        RawValue::from_string(self.0.to_string())
-            .map_err(S::Error::custom)?
-            .serialize(serializer)
+        number(self.0.to_string(), serializer)
     }
+}
+
+/// A [`SignedFixed`] as a JSON number with its decimals (`-1.500`; zero is
+/// never `-0.000`).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct SignedNum(pub(crate) SignedFixed);
+
+impl Serialize for SignedNum {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        number(self.0.to_string(), serializer)
+    }
+}
+
+/// `text`, a number as written, as a JSON number.
+fn number<S: Serializer>(text: String, serializer: S) -> Result<S::Ok, S::Error> {
+    RawValue::from_string(text)
+        .map_err(S::Error::custom)?
+        .serialize(serializer)
 }
 
 /// An optional figure as an optional [`Num`].

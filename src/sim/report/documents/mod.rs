@@ -72,6 +72,18 @@
 //!               "ci95_half_width": 0.295, "p50": 1.200, "p95": 2.000, "max": 2.000},
 //!             …
 //!           }
+//!         },
+//!         "sticky": { … }
+//!       },
+//!       "paired": {
+//!         "baseline": "kip441",                      // --baseline; the first strategy by default
+//!         "strategies": {
+//!           "sticky": {                              // every other strategy, run order
+//!             "unavailable_task_s.stateful": {"n": 10, "mean_difference": -1.500,
+//!               "ci95_half_width": 0.900, "ci95": [-2.400, -0.600],
+//!               "lower": 8, "higher": 1, "equal": 1, "verdict": "lower"},
+//!             …                                      // every metric, `report::METRICS` order
+//!           }
 //!         }
 //!       }
 //!     }
@@ -85,6 +97,12 @@
 //! freedom): the interval is `mean ± ci95_half_width`; both null for `n < 2`.
 //! The statistics (exact arithmetic, the t table, nearest-rank percentiles,
 //! the roundings) are `smoothscale::sim::sweep`'s and `sim::dispersion`'s.
+//! `paired` compares each strategy with the baseline on the seeds where both
+//! completed with a value: the differences strategy − baseline, their `n`,
+//! mean, the 95% confidence interval of the mean (`ci95_half_width` and
+//! `ci95` null for `n < 2`), how many are below, above and at 0, and the
+//! verdict (`lower` or `higher` when `ci95` lies wholly below or above 0,
+//! else `no significant difference`); `sim::report::Paired` defines them.
 //! Parameter values are JSON numbers, strings, booleans or arrays as TOML
 //! gave them.
 //!

@@ -4,9 +4,9 @@ use std::fmt::Write as _;
 
 use serde::Serialize;
 
-use super::format::{csv_field, opt, InOrder, Num};
+use super::format::{csv_field, opt, InOrder, Num, SignedNum};
 use super::info::{SweepInfo, VERSION};
-use crate::sim::report::{PointSweep, RunFigures, Stats, StrategySweep};
+use crate::sim::report::{Paired, PointPaired, PointSweep, RunFigures, Stats, StrategySweep};
 use crate::sim::scenario::overrides::{label, Setting};
 use crate::wire;
 
@@ -26,6 +26,65 @@ struct SweepDoc<'a> {
 struct PointDoc<'a> {
     parameters: InOrder<&'a toml::Value>,
     strategies: InOrder<StrategySweepDoc<'a>>,
+    paired: PairedDoc<'a>,
+}
+
+/// The `paired` object of a point: the baseline, then per other strategy
+/// and metric its comparison.
+#[derive(Serialize)]
+struct PairedDoc<'a> {
+    baseline: &'a str,
+    strategies: InOrder<InOrder<PairedStatsDoc>>,
+}
+
+impl PairedDoc<'_> {
+    fn of(paired: &PointPaired) -> PairedDoc<'_> {
+        PairedDoc {
+            baseline: &paired.baseline,
+            strategies: InOrder(
+                paired
+                    .strategies
+                    .iter()
+                    .map(|s| {
+                        let metrics = s
+                            .metrics
+                            .iter()
+                            .map(|(key, p)| (key.clone(), PairedStatsDoc::of(p)))
+                            .collect();
+                        (s.strategy.clone(), InOrder(metrics))
+                    })
+                    .collect(),
+            ),
+        }
+    }
+}
+
+/// One metric of one strategy against the baseline.
+#[derive(Serialize)]
+struct PairedStatsDoc {
+    n: usize,
+    mean_difference: Option<SignedNum>,
+    ci95_half_width: Option<Num>,
+    ci95: Option<[SignedNum; 2]>,
+    lower: usize,
+    higher: usize,
+    equal: usize,
+    verdict: &'static str,
+}
+
+impl PairedStatsDoc {
+    fn of(p: &Paired) -> PairedStatsDoc {
+        PairedStatsDoc {
+            n: p.n,
+            mean_difference: p.mean_difference.map(SignedNum),
+            ci95_half_width: opt(p.ci95_half_width),
+            ci95: p.ci95.map(|(low, high)| [SignedNum(low), SignedNum(high)]),
+            lower: p.lower,
+            higher: p.higher,
+            equal: p.equal,
+            verdict: p.verdict.as_str(),
+        }
+    }
 }
 
 /// The parameter values of a point or run, keyed by parameter.
@@ -69,8 +128,9 @@ impl StatsDoc {
 }
 
 /// `sweep.json`: the sweep's identity and parameters, then per point its
-/// parameter values and per strategy the runs, the seeds that stopped as
-/// infeasible and the statistics per flat metric.
+/// parameter values, per strategy the runs, the seeds that stopped as
+/// infeasible and the statistics per flat metric, and the paired
+/// comparisons with the baseline.
 pub fn sweep_json(info: &SweepInfo, sweep: &[PointSweep]) -> String {
     wire::write(&SweepDoc {
         scenario: &info.scenario,
@@ -83,6 +143,7 @@ pub fn sweep_json(info: &SweepInfo, sweep: &[PointSweep]) -> String {
             .map(|point| PointDoc {
                 parameters: settings_doc(&point.settings),
                 strategies: InOrder(point.strategies.iter().map(strategy_doc).collect()),
+                paired: PairedDoc::of(&point.paired),
             })
             .collect(),
     })
