@@ -190,6 +190,14 @@ fn bad_scenarios_name_the_key_and_the_value() {
         (&[("clients = 3", "")], "[[cluster.groups]]\nname = \"a\"\nclients = 2\n[[cluster.groups]]\nname = \"b\"\nclients = 1\n[[events]]\nat = 0\nkind = \"scale_in\"\ngroup = \"b\"\ncount = 2\n", "events[0].count", "got 2"),
         (&[], "[[events]]\nat = 0\nkind = \"crash\"\nclient = \"c0\"\ngroup = \"default\"\n", "events[0].group", "beside a client"),
         (&[], "[[events]]\nat = 0\nkind = \"crash\"\n", "events[0].client", "is missing"),
+        // The protocol's options and correlated churn.
+        (&[("clients = 3", "clients = 3\nrevocation_pause = \"6s\"")], "", "cluster.revocation_pause", "\"6s\""),
+        (&[("clients = 3", "clients = 3\nprotocol = \"eager\"\nsecond_round = true")], "", "cluster.second_round", "cooperative"),
+        (&[("clients = 3", "clients = 3\nstatic_membership = true")], "[[events]]\nat = 0\nkind = \"rolling_bounce\"\ninterval = \"1m\"\ndowntime = 0\nleave_group = true\n", "events[0].leave_group", "got true"),
+        (&[], "[churn]\nevents_per_hour = 1\nkinds = [\"burst\"]\nburst_size = 1\n", "churn.burst_size", "got 1"),
+        (&[("racks = [\"r1\", \"r2\"]", "")], "[churn]\nevents_per_hour = 1\nkinds = [\"crash\", \"zone_outage\"]\n", "churn.kinds[1]", "\"zone_outage\""),
+        (&[], "[churn]\nevents_per_hour = 1\nkinds = [\"meteor\"]\n", "churn.kinds[0]", "\"meteor\""),
+        (&[], "[[events]]\nat = 0\nkind = \"crash\"\nclient = \"c0\"\nleave_group = false\n", "events[0].leave_group", "\"crash\""),
         // Wrong types.
         (&[("clients = 3", "clients = \"three\"")], "", "cluster.clients", "\"three\""),
         (&[("clients = 3", "clients = 2.5")], "", "cluster.clients", "2.5"),
@@ -530,6 +538,9 @@ fn defaults_are_documented_values() {
                 rebalance_pause_ms: 5_000,
                 state_cleanup_delay_ms: 600_000,
                 protocol: Protocol::Cooperative,
+                revocation_pause_ms: 0,
+                static_membership: false,
+                second_round: false,
                 scale_down_timeout_ms: None,
                 restore_bandwidth: None,
                 process_rate: None,
@@ -609,7 +620,167 @@ fn defaults_are_documented_values() {
             from_ms: 0,
             until_ms: 3_600_000,
             lose_state_probability: 0.5,
+            burst_size: 2,
+            burst_window_ms: 60_000,
+            zone_outage_ms: 600_000,
         })
+    );
+}
+
+/// The keys of load, client groups, the protocol's options and correlated
+/// churn, each read into its field.
+#[test]
+fn every_load_group_and_protocol_key_is_read() {
+    let s = Scenario::from_toml(
+        r#"
+name = "load"
+seed = 1
+duration = "1h"
+
+[cluster]
+racks = ["a", "b"]
+restore_rate = 100
+process_rate = 50
+rebalance_pause = "5s"
+revocation_pause = "2s"
+static_membership = true
+second_round = true
+tags = { zone = ["z1", "z2"] }
+
+[[cluster.groups]]
+name = "big"
+clients = 2
+threads = 8
+restore_rate = 400
+process_rate = 70
+rack = "b"
+tags = { zone = "z9" }
+cpu = 16
+ram_mb = 1024
+disk_mb = 2048
+
+[[cluster.groups]]
+name = "spare"
+
+[[subtopologies]]
+partitions = 4
+input_rate = 10
+input_skew = "zipf"
+zipf_exponent = 2
+process_cost = 2.5
+
+[[subtopologies]]
+partitions = 3
+input_rate = 7
+input_skew = "hot"
+hot_partitions = 2
+hot_factor = 1.5
+
+[[events]]
+at = "1m"
+kind = "rolling_bounce"
+interval = "1m"
+downtime = "10s"
+leave_group = false
+
+[[events]]
+at = "2m"
+kind = "scale_out"
+group = "spare"
+
+[[events]]
+at = "3m"
+kind = "crash"
+group = "big"
+
+[churn]
+events_per_hour = 1
+kinds = ["burst", "zone_outage"]
+burst_size = 4
+burst_window = "2m"
+zone_outage_duration = "20m"
+"#,
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let c = &s.cluster;
+    assert_eq!(
+        (c.revocation_pause_ms, c.static_membership, c.second_round),
+        (2_000, true, true)
+    );
+    assert_eq!(c.clients, 2);
+    assert_eq!(c.groups.len(), 2);
+    let big = &c.groups[0];
+    assert_eq!(
+        (
+            big.name.as_str(),
+            big.clients,
+            big.threads,
+            big.restore_rate,
+            big.process_rate
+        ),
+        ("big", 2, 8, 400, Some(70))
+    );
+    assert_eq!(
+        (big.rack.as_deref(), big.tags["zone"].as_str()),
+        (Some("b"), "z9")
+    );
+    assert_eq!(
+        (big.cpu, big.ram_mb, big.disk_mb),
+        (Some(16.0), Some(1024), Some(2048))
+    );
+    let spare = &c.groups[1];
+    assert_eq!(
+        (
+            spare.clients,
+            spare.threads,
+            spare.restore_rate,
+            spare.process_rate
+        ),
+        (0, 1, 100, Some(50))
+    );
+    assert_eq!(
+        s.subtopologies[0].input_skew,
+        InputSkew::Zipf { exponent: 2.0 }
+    );
+    assert_eq!(s.subtopologies[0].process_cost_milli, 2_500);
+    assert_eq!(
+        s.subtopologies[1].input_skew,
+        InputSkew::Hot {
+            partitions: 2,
+            factor: 1.5
+        }
+    );
+    assert_eq!(
+        s.events[0].kind,
+        EventKind::RollingBounce {
+            interval_ms: 60_000,
+            downtime_ms: 10_000,
+            leave_group: Some(false),
+        }
+    );
+    assert_eq!(
+        s.events[1].kind,
+        EventKind::ScaleOut {
+            count: 1,
+            group: Some("spare".into())
+        }
+    );
+    assert_eq!(
+        s.events[2].kind,
+        EventKind::Crash {
+            client: smoothscale::sim::Target::Group("big".into()),
+            lose_state: false
+        }
+    );
+    let churn = s.churn.unwrap();
+    assert_eq!(churn.kinds, vec![ChurnKind::Burst, ChurnKind::ZoneOutage]);
+    assert_eq!(
+        (
+            churn.burst_size,
+            churn.burst_window_ms,
+            churn.zone_outage_ms
+        ),
+        (4, 120_000, 1_200_000)
     );
 }
 
@@ -739,6 +910,9 @@ event_time = "1m30s"
             rebalance_pause_ms: 0,
             state_cleanup_delay_ms: 3_600_000,
             protocol: Protocol::Eager,
+            revocation_pause_ms: 0,
+            static_membership: false,
+            second_round: false,
             scale_down_timeout_ms: Some(90_000),
             restore_bandwidth: None,
             process_rate: None,
@@ -775,7 +949,8 @@ event_time = "1m30s"
         vec![
             EventKind::RollingBounce {
                 interval_ms: 30_000,
-                downtime_ms: 0
+                downtime_ms: 0,
+                leave_group: None,
             },
             EventKind::Crash {
                 client: "c1".into(),
@@ -1111,6 +1286,7 @@ fn check_refuses_a_scenario_built_in_code() {
         kind: EventKind::RollingBounce {
             interval_ms: u64::MAX / 2,
             downtime_ms: 0,
+            leave_group: None,
         },
     });
     assert_eq!(s.check().unwrap_err().path, "events[0].interval");

@@ -91,6 +91,8 @@ pub(super) fn churn(scenario: &Scenario, seed: u64) -> Vec<ChurnMark> {
                 ChurnKind::Restart => 'R',
                 ChurnKind::ScaleOut => '+',
                 ChurnKind::ScaleIn => '-',
+                ChurnKind::Burst => 'B',
+                ChurnKind::ZoneOutage => 'Z',
             },
         })
         .collect()

@@ -18,7 +18,7 @@ const TITLES: [&str; 7] = [
     "n",
     "mean diff",
     "95% CI",
-    "lower/higher/equal",
+    "lo/hi/eq",
     "verdict",
 ];
 
@@ -35,7 +35,7 @@ pub(super) const KEY: [(&str, &str); 4] = [
         "95% confidence interval of the mean difference (Student's t); - for n < 2",
     ),
     (
-        "lower/higher/equal",
+        "lo/hi/eq",
         "seeds where the strategy's figure is below, above or equal to the baseline's",
     ),
     (
@@ -124,8 +124,7 @@ mod tests {
             "paired with kip441: each strategy's figure minus kip441's, seed by seed"
         );
         assert!(
-            lines[1].starts_with("strategy  metric")
-                && lines[1].ends_with("lower/higher/equal  verdict"),
+            lines[1].starts_with("strategy  metric") && lines[1].ends_with("lo/hi/eq  verdict"),
             "{text}"
         );
         assert_eq!(lines.len(), 2 + headlines(false).len(), "{text}");

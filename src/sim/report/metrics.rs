@@ -365,13 +365,20 @@ pub const METRICS: &[Metric] = &[
         column: None,
     },
     Metric {
+        key: "rebalances.second_round",
+        doc: "the cooperative protocol's second rounds, after rebalances that revoked running actives (`cluster.second_round`)",
+        value: |s| Some(Fixed::int(s.metrics.second_round_rebalances)),
+        column: None,
+    },
+    Metric {
         key: "rebalances.total",
         doc: "all counted rebalances",
         value: |s| {
             let m = s.metrics;
             let total = u128::from(m.membership_rebalances)
                 + u128::from(m.probing_rebalances)
-                + u128::from(m.caught_up_rebalances);
+                + u128::from(m.caught_up_rebalances)
+                + u128::from(m.second_round_rebalances);
             Some(Fixed {
                 scaled: total,
                 decimals: 0,
@@ -380,7 +387,7 @@ pub const METRICS: &[Metric] = &[
         column: Some(Column {
             title: "rebalances",
             unit: "count",
-            gloss: "rebalances after the initial plan (membership, probing and caught-up)",
+            gloss: "rebalances after the initial plan (membership, probing, caught-up and second rounds)",
             null: "-",
             wide_only: false,
         }),

@@ -17,8 +17,11 @@ pub(crate) enum Happening {
     Churn(ChurnEvent),
     /// The group notices that this client crashed.
     Notice(ClientNo),
-    /// A bounced client leaves.
+    /// A bounced client leaves (sends LeaveGroup).
     Leave(ClientNo),
+    /// A bounced client stops without leaving (no LeaveGroup): the group
+    /// notices after the session timeout unless it is back first.
+    Stop(ClientNo),
     /// A bounced client comes back.
     Rejoin(ClientNo),
     /// A crashed client restarts (after a rack outage).

@@ -68,6 +68,15 @@ impl ChurnSpec {
     }
 }
 
+/// The `k`-th draw derived from `draw` (SplitMix64's finaliser of
+/// `draw + k`): the targets of a burst's later crashes, from the seed.
+pub(crate) fn derived(draw: u64, k: u64) -> u64 {
+    let mut z = draw.wrapping_add(k.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
 /// The position `draw` selects among `len > 0` items: `draw mod len`.
 pub(crate) fn pick(draw: u64, len: usize) -> usize {
     let len = u64::try_from(len).expect("a length fits in u64");
@@ -85,6 +94,9 @@ mod tests {
             from_ms: 0,
             until_ms: 6 * 3_600_000,
             lose_state_probability: 0.5,
+            burst_size: 2,
+            burst_window_ms: 60_000,
+            zone_outage_ms: 600_000,
         }
     }
 

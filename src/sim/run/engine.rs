@@ -36,6 +36,9 @@ pub(super) struct Run<'a> {
     pub(super) agenda: Agenda,
     /// When the probing rebalance the plan in force asked for is due.
     probe_at: Option<SimTime>,
+    /// When the cooperative protocol's second round is due (the plan in
+    /// force revoked actives).
+    second_round_at: Option<SimTime>,
     /// Learners (client, task) whose catching up triggers a rebalance.
     watch: BTreeSet<(ClientNo, TaskIx)>,
     /// The leader's observation of the replicas' restore rate.
@@ -71,6 +74,7 @@ impl<'a> Run<'a> {
             now: SimTime::ZERO,
             agenda,
             probe_at: None,
+            second_round_at: None,
             watch: BTreeSet::new(),
             observer: RateObserver::default(),
         }
@@ -164,7 +168,7 @@ impl<'a> Run<'a> {
         if let Some(at) = self.agenda.next_at() {
             end = end.min(at);
         }
-        if let Some(at) = self.probe_at {
+        for at in [self.probe_at, self.second_round_at].into_iter().flatten() {
             end = end.min(at);
         }
         for task in self.world.tasks.iter() {
@@ -190,6 +194,10 @@ impl<'a> Run<'a> {
         if self.probe_at.is_some_and(|at| at <= self.now) {
             self.probe_at = None;
             trigger = Some(Trigger::Probing);
+        }
+        if self.second_round_at.is_some_and(|at| at <= self.now) {
+            self.second_round_at = None;
+            trigger = Some(Trigger::SecondRound);
         }
         while let Some(what) = self.agenda.pop_due(self.now) {
             if self.happen(what) {
@@ -258,8 +266,12 @@ impl<'a> Run<'a> {
         // wrong: the run stops as on a broken invariant (exit 1, the replay).
         let over_optimal = metrics::distance_to_optimal(&state, &plan)
             .map_err(|beaten| self.error(vec![beaten.to_string()]))?;
-        let (now, pause, eager) = (self.now, self.settings.rebalance_pause, self.settings.eager);
-        let applied = self.world.apply(&plan, now, pause, eager);
+        let now = self.now;
+        let applied = self.world.apply(&plan, now, self.settings.pauses());
+        // Revoked actives are assigned in a second round once revoked.
+        self.second_round_at = (self.settings.second_round && applied.revoked > 0)
+            .then(|| now.checked_after(self.settings.revocation_pause.max(Millis::new(1))))
+            .flatten();
         for &(t, outage) in &applied.closed {
             self.ledger.outage(t, outage);
         }

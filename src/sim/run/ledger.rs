@@ -50,6 +50,8 @@ pub struct RunMetrics {
     /// Rebalances triggered by a learner that caught up (a plan's
     /// `followup_when_caught_up`).
     pub caught_up_rebalances: u64,
+    /// The cooperative protocol's second rounds (`cluster.second_round`).
+    pub second_round_rebalances: u64,
     /// From the last scripted or churn event until the first plan that asks
     /// for no follow-up and is balanced (active spread per thread ≤ 1) and
     /// stays so; `None` if that never happens before the end.
@@ -162,6 +164,8 @@ pub(crate) enum Trigger {
     CaughtUp,
     /// A probing (follow-up) rebalance came due.
     Probing,
+    /// The cooperative protocol's second round after revocations.
+    SecondRound,
     /// A join, a leave or a noticed crash.
     Membership,
 }
@@ -290,6 +294,7 @@ impl Ledger {
             Trigger::Membership => t.membership_rebalances += 1,
             Trigger::Probing => t.probing_rebalances += 1,
             Trigger::CaughtUp => t.caught_up_rebalances += 1,
+            Trigger::SecondRound => t.second_round_rebalances += 1,
         }
     }
 

@@ -35,6 +35,10 @@ impl Run<'_> {
                 self.ledger.event(now);
                 self.leave(c, Status::Away)
             }
+            Happening::Stop(c) => {
+                self.ledger.event(now);
+                self.crash(c, false)
+            }
             Happening::Rejoin(c) | Happening::Restart(c) => {
                 self.ledger.event(now);
                 self.rejoin(c)
@@ -105,7 +109,11 @@ impl Run<'_> {
             EventKind::RollingBounce {
                 interval_ms,
                 downtime_ms,
+                leave_group,
             } => {
+                // Static members send no LeaveGroup (the reader refuses
+                // `leave_group = true` with them).
+                let leaves = leave_group.unwrap_or(!self.settings.static_membership);
                 let (interval, downtime) = (Millis::new(*interval_ms), Millis::new(*downtime_ms));
                 for (k, c) in self.world.members().into_iter().enumerate() {
                     // Past the end of the clock: this bounce and the later
@@ -116,7 +124,12 @@ impl Run<'_> {
                     else {
                         break;
                     };
-                    self.agenda.push(at, Happening::Leave(c));
+                    let stop = if leaves {
+                        Happening::Leave(c)
+                    } else {
+                        Happening::Stop(c)
+                    };
+                    self.agenda.push(at, stop);
                     if let Some(back) = at.checked_after(downtime) {
                         self.agenda.push(back, Happening::Rejoin(c));
                     }
@@ -192,8 +205,73 @@ impl Run<'_> {
                 let c = *members.last().expect("members");
                 self.scale_in(c)
             }
+            ChurnKind::Burst => self.burst(e, &members),
+            ChurnKind::ZoneOutage => self.zone_outage(e, &members),
             ChurnKind::Crash | ChurnKind::ScaleIn => false,
         }
+    }
+
+    /// A burst: its first crash now (by the crash rule), the others of
+    /// `burst_size` spread evenly over `burst_window`, each a churn crash
+    /// with its own target drawn from the burst's and the same disk fate.
+    fn burst(&mut self, e: ChurnEvent, members: &[ClientNo]) -> bool {
+        let Some(spec) = &self.scenario.churn else {
+            return false;
+        };
+        let (size, window) = (u64::from(spec.burst_size), spec.burst_window_ms);
+        for k in 1..size {
+            let offset = window.saturating_mul(k) / (size - 1);
+            if let Some(at) = self.now.checked_after(Millis::new(offset)) {
+                let crash = ChurnEvent {
+                    at_ms: at,
+                    kind: ChurnKind::Crash,
+                    pick: churn::derived(e.pick, k),
+                    lose_state: e.lose_state,
+                };
+                self.agenda.push(at, Happening::Churn(crash));
+            }
+        }
+        if members.len() <= 2 {
+            return false;
+        }
+        let c = members[churn::pick(e.pick, members.len())];
+        self.crash(c, e.lose_state)
+    }
+
+    /// A zone outage: every staying member of a rack drawn among theirs
+    /// crashes and restarts `zone_outage_duration` later, unless fewer than
+    /// two members would stay.
+    fn zone_outage(&mut self, e: ChurnEvent, members: &[ClientNo]) -> bool {
+        let Some(spec) = &self.scenario.churn else {
+            return false;
+        };
+        let back = self.now.checked_after(Millis::new(spec.zone_outage_ms));
+        let mut racks: Vec<&str> = members
+            .iter()
+            .filter_map(|&c| self.world.clients[c].rack.as_deref())
+            .collect();
+        racks.sort_unstable();
+        racks.dedup();
+        if racks.is_empty() {
+            return false;
+        }
+        let rack = racks[churn::pick(e.pick, racks.len())].to_string();
+        let down: Vec<ClientNo> = members
+            .iter()
+            .copied()
+            .filter(|&c| self.world.clients[c].rack.as_deref() == Some(rack.as_str()))
+            .collect();
+        if members.len() - down.len() < 2 {
+            return false;
+        }
+        let mut changed = false;
+        for c in down {
+            changed |= self.crash(c, e.lose_state);
+            if let Some(back) = back {
+                self.agenda.push(back, Happening::Restart(c));
+            }
+        }
+        changed
     }
 
     /// Members not leaving, in creation order.
@@ -273,7 +351,10 @@ impl Run<'_> {
         true
     }
 
-    /// A crashed or bounced client comes back into the group.
+    /// A crashed or bounced client comes back into the group; whether
+    /// membership changed. A static member back before the group noticed
+    /// it was gone resumes its tasks with no rebalance (each pauses as a
+    /// task with no running owner does, then restores or runs).
     fn rejoin(&mut self, c: ClientNo) -> bool {
         let status = self.world.clients[c].status;
         if !matches!(
@@ -284,6 +365,17 @@ impl Run<'_> {
         }
         self.world.clients[c].status = Status::Member;
         self.world.clients[c].up_since = self.now;
+        if status == Status::CrashedMember && self.settings.static_membership {
+            let now = self.now;
+            let until = now.checked_after(self.settings.pauses().resumed);
+            for t in self.world.clients[c].actives.clone() {
+                self.set_state(t, ActiveState::Paused(until), now);
+                if let Some(outage) = self.world.resolve_pause(t, now) {
+                    self.ledger.outage(t, outage);
+                }
+            }
+            return false;
+        }
         true
     }
 }

@@ -23,6 +23,9 @@ fn scenario(clients: u32, subs: Vec<SubtopologySpec>, events: Vec<Event>) -> Sce
             rebalance_pause_ms: 0,
             state_cleanup_delay_ms: 600_000,
             protocol: Protocol::Cooperative,
+            revocation_pause_ms: 0,
+            static_membership: false,
+            second_round: false,
             scale_down_timeout_ms: None,
             restore_bandwidth: None,
             process_rate: None,
@@ -357,17 +360,7 @@ fn a_cluster_bandwidth_is_shared_by_the_restoring_clients() {
 /// shows; the one at 120 s averages (2 × 60 − 5) / 60 = 1.9167 (1.917).
 #[test]
 fn samples_average_their_interval() {
-    let mut s = scenario(
-        1,
-        vec![stateless(2, 0)],
-        vec![at(
-            60_000,
-            EventKind::ScaleOut {
-                count: 1,
-                group: None,
-            },
-        )],
-    );
+    let mut s = one_joins_at_60s(2);
     s.cluster.rebalance_pause_ms = 5_000;
     s.duration_ms = 180_000;
     let r = run(&s, assignor::by_name("sticky").unwrap(), 1).unwrap();
@@ -489,6 +482,7 @@ fn happenings_past_the_end_of_the_clock_never_come() {
                 kind: EventKind::RollingBounce {
                     interval_ms,
                     downtime_ms: 60_000,
+                    leave_group: None,
                 },
             }],
         )
@@ -594,6 +588,21 @@ fn at(at_ms: u64, kind: EventKind) -> Event {
     Event { at_ms, kind }
 }
 
+/// `tasks` stateless tasks on c0; a second client joins at 60 s.
+fn one_joins_at_60s(tasks: u32) -> Scenario {
+    scenario(
+        1,
+        vec![stateless(tasks, 0)],
+        vec![at(
+            60_000,
+            EventKind::ScaleOut {
+                count: 1,
+                group: None,
+            },
+        )],
+    )
+}
+
 /// `client` crashes at `at_ms` and loses its disk.
 fn lose_disk(at_ms: u64, client: &str) -> Event {
     Event {
@@ -683,6 +692,9 @@ fn churn_never_leaves_fewer_than_two_members() {
             from_ms: 0,
             until_ms: 3_600_000,
             lose_state_probability: 0.0,
+            burst_size: 2,
+            burst_window_ms: 60_000,
+            zone_outage_ms: 600_000,
         });
         let r = run(&s, assignor::by_name("kip441").unwrap(), 1).unwrap();
         assert_eq!(
@@ -1017,4 +1029,145 @@ fn the_leader_observes_a_members_rate_over_all_its_replicas() {
             vec![("c1".to_string(), lag), ("c1".to_string(), lag)]
         )
     );
+}
+
+/// The rebalance pause split: a task revoked from a running owner pauses
+/// the whole `rebalance_pause`, one whose owner is gone only the part after
+/// the revocation. Two stateless tasks on c0 and c1; c0 crashes at 60 s and
+/// the group notices 45 s later: its task moves to c1 and pauses 5 s
+/// (outage 50 s), or 5 − 2 = 3 s with a revocation pause of 2 s (48 s).
+#[test]
+fn a_task_with_no_running_owner_is_not_charged_a_revocation() {
+    let mut s = scenario(2, vec![stateless(2, 0)], vec![crash(60_000, "c0")]);
+    s.cluster.rebalance_pause_ms = 5_000;
+    let down = |s: &Scenario| {
+        run(s, assignor::by_name("sticky").unwrap(), 1)
+            .unwrap()
+            .metrics
+            .unavailable_stateless_task_ms
+            .get()
+    };
+    assert_eq!(down(&s), 50_000);
+    s.cluster.revocation_pause_ms = 2_000;
+    assert_eq!(down(&s), 48_000);
+    // A task moved off a running owner (a scale-out) still pauses 5 s.
+    let mut out = one_joins_at_60s(2);
+    out.cluster.rebalance_pause_ms = 5_000;
+    out.cluster.revocation_pause_ms = 2_000;
+    assert_eq!(down(&out), 5_000);
+}
+
+/// A rolling bounce of two clients (one stateless task each, 30 s away,
+/// 10 min apart, a 5 s pause): with LeaveGroup each bounce is two
+/// membership rebalances (leave, rejoin); without, the group notices only
+/// the return (one each: a dynamic member comes back as a new member);
+/// under static membership none, and each task waits for its client (30 s)
+/// and resumes after the 5 s pause: 2 × 35 s. Away longer than the session
+/// timeout (60 s against 45 s), the static member is noticed and removed.
+#[test]
+fn static_members_and_bounces_without_leave_group() {
+    let bounce = |leave_group: Option<bool>, downtime_ms: u64| {
+        let mut s = scenario(
+            2,
+            vec![stateless(2, 0)],
+            vec![at(
+                60_000,
+                EventKind::RollingBounce {
+                    interval_ms: 600_000,
+                    downtime_ms,
+                    leave_group,
+                },
+            )],
+        );
+        s.cluster.rebalance_pause_ms = 5_000;
+        s
+    };
+    let go = |s: &Scenario| {
+        run(s, assignor::by_name("sticky").unwrap(), 1)
+            .unwrap()
+            .metrics
+    };
+    assert_eq!(go(&bounce(None, 30_000)).membership_rebalances, 4);
+    let silent = go(&bounce(Some(false), 30_000));
+    assert_eq!(silent.membership_rebalances, 2);
+    let mut static_members = bounce(None, 30_000);
+    static_members.cluster.static_membership = true;
+    static_members.check().unwrap();
+    let m = go(&static_members);
+    assert_eq!(m.membership_rebalances, 0);
+    assert_eq!(m.unavailable_stateless_task_ms.get(), 70_000);
+    assert_eq!(m.final_members, 2);
+    let mut away_long = bounce(None, 60_000);
+    away_long.cluster.static_membership = true;
+    assert_eq!(go(&away_long).membership_rebalances, 4);
+    // LeaveGroup from a static member is refused by the reader.
+    let mut both = bounce(Some(true), 30_000);
+    both.cluster.static_membership = true;
+    assert_eq!(both.check().unwrap_err().path, "events[0].leave_group");
+}
+
+/// The cooperative protocol's second round: a scale-out that moves actives
+/// off their running owners is followed by a second rebalance once they
+/// are revoked (the revocation pause later); sticky's second plan moves
+/// nothing more, so there is no third.
+#[test]
+fn revoked_actives_call_a_second_round() {
+    let mut s = one_joins_at_60s(4);
+    s.cluster.rebalance_pause_ms = 5_000;
+    s.cluster.revocation_pause_ms = 2_000;
+    let m = run(&s, assignor::by_name("sticky").unwrap(), 1)
+        .unwrap()
+        .metrics;
+    assert_eq!((m.membership_rebalances, m.second_round_rebalances), (1, 0));
+    s.cluster.second_round = true;
+    s.check().unwrap();
+    let m = run(&s, assignor::by_name("sticky").unwrap(), 1)
+        .unwrap()
+        .metrics;
+    assert_eq!((m.membership_rebalances, m.second_round_rebalances), (1, 1));
+    // The moved tasks pause once: 2 tasks × 5 s.
+    assert_eq!(m.unavailable_stateless_task_ms.get(), 10_000);
+    s.cluster.protocol = Protocol::Eager;
+    assert_eq!(s.check().unwrap_err().path, "cluster.second_round");
+}
+
+/// Correlated churn. One burst of 3 crashes within a minute among 5
+/// clients (at 0, 30 and 60 s of it): 3 crash (two stay); the rebalance
+/// that notices the first, 45 s in, drops the second too, and the third is
+/// noticed on its own: 2 rebalances. One zone outage among
+/// 4 clients on 2 racks: a rack's 2 clients crash and restart 10 minutes
+/// later; everyone is back at the end.
+#[test]
+fn bursts_and_zone_outages_crash_together() {
+    let churn = |kind: ChurnKind, events_per_hour: f64| ChurnSpec {
+        events_per_hour,
+        kinds: vec![kind],
+        from_ms: 0,
+        until_ms: 1_800_000,
+        lose_state_probability: 0.0,
+        burst_size: 3,
+        burst_window_ms: 60_000,
+        zone_outage_ms: 600_000,
+    };
+    let mut s = scenario(5, vec![stateless(10, 0)], vec![]);
+    s.churn = Some(churn(ChurnKind::Burst, 2.0));
+    s.check().unwrap();
+    let m = run(&s, assignor::by_name("sticky").unwrap(), 1)
+        .unwrap()
+        .metrics;
+    assert_eq!(m.final_members, 2);
+    assert_eq!(m.membership_rebalances, 2);
+    let mut z = scenario(4, vec![stateless(8, 0)], vec![]);
+    z.cluster.racks = vec!["r1".into(), "r2".into()];
+    z.churn = Some(churn(ChurnKind::ZoneOutage, 2.0));
+    z.check().unwrap();
+    let m = run(&z, assignor::by_name("sticky").unwrap(), 1)
+        .unwrap()
+        .metrics;
+    assert_eq!(m.final_members, 4);
+    // Two crashes noticed at once (one rebalance), two restarts at once.
+    assert_eq!(m.membership_rebalances, 2);
+    // Without racks a zone outage is refused.
+    z.cluster.racks.clear();
+    assert_eq!(z.check().unwrap_err().path, "churn.kinds[0]");
 }

@@ -141,6 +141,20 @@ pub(crate) struct Applied {
     pub replica_moves: u64,
     /// The outages the plan ended (a task running again at once), by task.
     pub closed: Vec<(TaskIx, Millis)>,
+    /// Actives taken from a live owner that ran them (revoked) and given to
+    /// another client.
+    pub revoked: u64,
+}
+
+/// How long tasks pause when a plan is applied (module `engine`'s settings).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Pauses {
+    /// A task revoked from a live owner: revocation and resumption.
+    pub revoked: Millis,
+    /// A task with no live previous owner: resumption only.
+    pub resumed: Millis,
+    /// Every task pauses in every rebalance (the eager protocol).
+    pub eager: bool,
 }
 
 /// Clients and tasks.
@@ -328,15 +342,12 @@ impl World {
     }
 
     /// Makes `plan` the assignment in force at `now`. Tasks that change
-    /// owner (all tasks when `eager`) pause until `now + pause` (for the
-    /// rest of the run when that is past the end of the clock).
-    pub(crate) fn apply(
-        &mut self,
-        plan: &Plan,
-        now: SimTime,
-        pause: Millis,
-        eager: bool,
-    ) -> Applied {
+    /// owner (all tasks when eager) pause: `pauses.revoked` when a live
+    /// previous owner ran them (it must revoke them first), else
+    /// `pauses.resumed` (for the rest of the run when that is past the end
+    /// of the clock).
+    pub(crate) fn apply(&mut self, plan: &Plan, now: SimTime, pauses: Pauses) -> Applied {
+        let eager = pauses.eager;
         let tasks = self.tasks.len();
         let mut owner: IxVec<TaskIx, Option<ClientNo>> = IxVec::from_elem(None, tasks);
         let mut standbys: IxVec<TaskIx, BTreeSet<ClientNo>> =
@@ -394,6 +405,14 @@ impl World {
                 Some(c) => {
                     self.clients[c].actives.insert(t);
                     if new_owner != old_owner || eager || self.tasks[t].state == ActiveState::Down {
+                        let from_live_owner =
+                            old_owner.is_some() && self.tasks[t].state != ActiveState::Down;
+                        applied.revoked += u64::from(from_live_owner && new_owner != old_owner);
+                        let pause = if from_live_owner {
+                            pauses.revoked
+                        } else {
+                            pauses.resumed
+                        };
                         let until = now.checked_after(pause);
                         let paused = self.set_state(t, ActiveState::Paused(until), now);
                         debug_assert!(paused.is_none(), "a pause closes no outage");

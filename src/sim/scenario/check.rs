@@ -3,7 +3,7 @@
 
 use super::duration::format_duration;
 use super::limits::*;
-use super::spec::{ChurnKind, EventKind, InputSkew, Scenario};
+use super::spec::{ChurnKind, EventKind, InputSkew, Protocol, Scenario};
 use crate::model::{key_path, quote, InputError, MAX_TAG_KEYS, MAX_TAG_KEY_LEN, MAX_TAG_VALUE_LEN};
 
 type Checked = Result<(), InputError>;
@@ -66,6 +66,7 @@ impl Scenario {
         self.check_cluster_tags()?;
         self.check_groups()?;
         self.check_load()?;
+        self.check_protocol()?;
         self.check_events()?;
         self.check_perturb()?;
         self.check_churn()?;
@@ -81,6 +82,10 @@ impl Scenario {
             ("sample_every".to_string(), self.sample_every_ms),
             ("cluster.session_timeout".to_string(), c.session_timeout_ms),
             ("cluster.rebalance_pause".to_string(), c.rebalance_pause_ms),
+            (
+                "cluster.revocation_pause".to_string(),
+                c.revocation_pause_ms,
+            ),
             (
                 "cluster.state_cleanup_delay".to_string(),
                 c.state_cleanup_delay_ms,
@@ -99,6 +104,7 @@ impl Scenario {
                 EventKind::RollingBounce {
                     interval_ms,
                     downtime_ms,
+                    ..
                 } => {
                     durations.push((format!("events[{i}].interval"), interval_ms));
                     durations.push((format!("events[{i}].downtime"), downtime_ms));
@@ -113,6 +119,11 @@ impl Scenario {
         if let Some(churn) = &self.churn {
             durations.push(("churn.from".to_string(), churn.from_ms));
             durations.push(("churn.until".to_string(), churn.until_ms));
+            durations.push(("churn.burst_window".to_string(), churn.burst_window_ms));
+            durations.push((
+                "churn.zone_outage_duration".to_string(),
+                churn.zone_outage_ms,
+            ));
         }
         if let Some(perturb) = &self.perturb {
             durations.push(("perturb.event_time".to_string(), perturb.event_time_ms));
@@ -435,6 +446,44 @@ impl Scenario {
         Ok(())
     }
 
+    /// The rebalance protocol's options against each other and the events.
+    fn check_protocol(&self) -> Checked {
+        let c = &self.cluster;
+        if c.revocation_pause_ms > c.rebalance_pause_ms {
+            return fail(
+                "cluster.revocation_pause",
+                format!(
+                    "must be at most cluster.rebalance_pause {:?} (it is a part of it), got {:?}",
+                    format_duration(c.rebalance_pause_ms),
+                    format_duration(c.revocation_pause_ms)
+                ),
+            );
+        }
+        if c.second_round && c.protocol == Protocol::Eager {
+            return fail(
+                "cluster.second_round",
+                "applies to the cooperative protocol only (cluster.protocol is \"eager\"), got true"
+                    .to_string(),
+            );
+        }
+        for (i, e) in self.events.iter().enumerate() {
+            if let EventKind::RollingBounce {
+                leave_group: Some(true),
+                ..
+            } = e.kind
+            {
+                if c.static_membership {
+                    return fail(
+                        format!("events[{i}].leave_group"),
+                        "must be false under cluster.static_membership (static members send no LeaveGroup), got true"
+                            .to_string(),
+                    );
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// Client groups: distinct names, their clients adding up to
     /// `cluster.clients`, sizes and rates within limits, racks among
     /// `cluster.racks` and tag keys among `cluster.tags`.
@@ -706,7 +755,43 @@ impl Scenario {
                 )
             };
         }
+        if !(2..=MAX_BURST_SIZE).contains(&churn.burst_size) {
+            return fail(
+                "churn.burst_size",
+                format!("must be 2 to {MAX_BURST_SIZE}, got {}", churn.burst_size),
+            );
+        }
+        if churn.kinds.contains(&ChurnKind::ZoneOutage)
+            && self.cluster.racks.is_empty()
+            && self.cluster.groups.iter().all(|g| g.rack.is_none())
+        {
+            let i = churn
+                .kinds
+                .iter()
+                .position(|k| *k == ChurnKind::ZoneOutage)
+                .unwrap_or(0);
+            return fail(
+                format!("churn.kinds[{i}]"),
+                "needs racks (cluster.racks or a group's rack) to take one down, got \"zone_outage\""
+                    .to_string(),
+            );
+        }
         let draws = churn.draws();
+        // Each burst crashes up to burst_size clients (a rate past the
+        // limit on draws is named below, as without bursts).
+        let crashes = draws * f64::from(churn.burst_size);
+        if churn.kinds.contains(&ChurnKind::Burst)
+            && draws <= MAX_CHURN_EVENTS as f64
+            && crashes > MAX_CHURN_EVENTS as f64
+        {
+            return fail(
+                "churn.burst_size",
+                format!(
+                    "must keep churn draws × burst_size at most {MAX_CHURN_EVENTS} (the limit on churn events), got {}: {draws:.0} draws",
+                    churn.burst_size
+                ),
+            );
+        }
         // Also true for a rate so high that the count is infinite.
         if draws.is_nan() || draws > MAX_CHURN_EVENTS as f64 {
             return fail(

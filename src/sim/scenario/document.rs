@@ -35,6 +35,20 @@ pub const DEFAULT_REBALANCE_PAUSE_MS: u64 = 5_000;
 pub const DEFAULT_STATE_CLEANUP_DELAY_MS: u64 = 600_000;
 /// Default `churn.lose_state_probability`.
 pub const DEFAULT_LOSE_STATE_PROBABILITY: f64 = 0.5;
+/// Default `churn.burst_size`.
+pub const DEFAULT_BURST_SIZE: u32 = 2;
+/// Default `churn.burst_window`.
+pub const DEFAULT_BURST_WINDOW_MS: u64 = 60_000;
+/// Default `churn.zone_outage_duration`.
+pub const DEFAULT_ZONE_OUTAGE_MS: u64 = 600_000;
+/// The churn kinds drawn when `churn.kinds` is not given: the four uniform
+/// ones (the correlated `burst` and `zone_outage` only when asked for).
+pub const DEFAULT_CHURN_KINDS: [ChurnKind; 4] = [
+    ChurnKind::Crash,
+    ChurnKind::Restart,
+    ChurnKind::ScaleOut,
+    ChurnKind::ScaleIn,
+];
 
 /// Top level:
 #[derive(Deserialize)]
@@ -140,6 +154,28 @@ struct ClusterDoc {
     ///
     /// Type: string · Default: `"cooperative"`
     protocol: Option<Choice<Protocol>>,
+    /// The part of `rebalance_pause` a task that changes owner spends being
+    /// revoked (its running owner commits and closes it); a task with no
+    /// running previous owner (down, or new) pauses only the rest; at most
+    /// `rebalance_pause`.
+    ///
+    /// Type: duration · Default: `0`
+    revocation_pause: Option<Duration>,
+    /// Static membership (`group.instance.id`): a member that stops without
+    /// leaving (a crash, a bounce: static members send no LeaveGroup) keeps
+    /// its tasks, down, until `session_timeout`; back before it, it resumes
+    /// them with no rebalance.
+    ///
+    /// Type: boolean · Default: `false`
+    static_membership: Option<bool>,
+    /// Cooperative protocol only: a rebalance that revokes running actives
+    /// is followed by a second one when the revocation is done
+    /// (`revocation_pause` later, at least 1 ms), where the strategy runs
+    /// again with the lags then (a warm-up caught up by then is promoted at
+    /// once), as Kafka's cooperative rebalancing does.
+    ///
+    /// Type: boolean · Default: `false`
+    second_round: Option<bool>,
     /// How long a leaving client waits for learners to take its tasks over
     /// (`kip441-learner` only).
     ///
@@ -424,9 +460,11 @@ pub(super) enum Kind {
     /// Keys: `client` (required)
     Restart,
     /// Every live client in turn, `interval` apart, leaves and rejoins
-    /// `downtime` later.
+    /// `downtime` later; with `leave_group = false` (and always under static
+    /// membership) it stops without leaving, and the group notices after
+    /// the session timeout unless it is back first.
     ///
-    /// Keys: `interval` (required, ≥ 1 ms), `downtime` (required)
+    /// Keys: `interval` (required, ≥ 1 ms), `downtime` (required), `leave_group` (`true`; `false` under static membership)
     RollingBounce,
     /// Every live client of `rack` crashes; with `duration` (≥ 1 ms) they
     /// restart that much later.
@@ -466,7 +504,7 @@ impl Kind {
             Kind::ScaleOut | Kind::ScaleIn => &["at", "kind", "count", "group"],
             Kind::Crash => &["at", "kind", "client", "group", "lose_state"],
             Kind::Restart => &["at", "kind", "client"],
-            Kind::RollingBounce => &["at", "kind", "interval", "downtime"],
+            Kind::RollingBounce => &["at", "kind", "interval", "downtime", "leave_group"],
             Kind::RackOutage => &["at", "kind", "rack", "lose_state", "duration"],
             Kind::WriteSpike => &["at", "kind", "subtopology", "partition", "write_rate"],
         }
@@ -491,6 +529,7 @@ struct EventDoc {
     lose_state: Option<bool>,
     interval: Option<Duration<1>>,
     downtime: Option<Duration>,
+    leave_group: Option<bool>,
     rack: Option<String>,
     duration: Option<Duration<1>>,
     subtopology: Option<U32>,
@@ -508,9 +547,12 @@ struct ChurnDoc {
     /// Type: number · Default: required
     events_per_hour: Number,
     /// Drawn uniformly from `"crash"`, `"restart"`, `"scale_out"`,
-    /// `"scale_in"`; no repeats.
+    /// `"scale_in"` and the correlated `"burst"` (`burst_size` crashes
+    /// within `burst_window`) and `"zone_outage"` (every live client of a
+    /// random rack crashes and restarts `zone_outage_duration` later; needs
+    /// racks); no repeats.
     ///
-    /// Type: array of strings · Default: all four
+    /// Type: array of strings · Default: the first four
     kinds: Option<Vec<Choice<ChurnKind>>>,
     /// Churn starts here; before `until`.
     ///
@@ -524,6 +566,19 @@ struct ChurnDoc {
     ///
     /// Type: fraction · Default: `0.5`
     lose_state_probability: Option<Number>,
+    /// Clients a `burst` crashes, 2 to 1,000 (fewer when fewer than two
+    /// members would stay).
+    ///
+    /// Type: integer · Default: `2`
+    burst_size: Option<Count>,
+    /// The span a `burst`'s crashes are spread evenly over (0: at once).
+    ///
+    /// Type: duration · Default: `"1m"`
+    burst_window: Option<Duration>,
+    /// How long a `zone_outage`'s clients stay down before they restart.
+    ///
+    /// Type: duration · Default: `"10m"`
+    zone_outage_duration: Option<Duration<1>>,
 }
 
 impl ScenarioDoc {
@@ -619,6 +674,9 @@ impl ClusterDoc {
                 .state_cleanup_delay
                 .map_or(DEFAULT_STATE_CLEANUP_DELAY_MS, Duration::ms),
             protocol: self.protocol.map_or(Protocol::Cooperative, |c| c.0),
+            revocation_pause_ms: self.revocation_pause.map_or(0, Duration::ms),
+            static_membership: self.static_membership.unwrap_or(false),
+            second_round: self.second_round.unwrap_or(false),
             scale_down_timeout_ms: self.scale_down_timeout.map(Duration::ms),
             restore_bandwidth: self.restore_bandwidth.map(|b| b.0),
             process_rate: self.process_rate.map(|r| r.0),
@@ -898,7 +956,7 @@ fn read_config(doc: Option<ConfigDoc>) -> Read<AssignmentConfig> {
 
 impl EventDoc {
     /// The keys given, in the order of the struct.
-    fn given(&self) -> [(&'static str, bool); 11] {
+    fn given(&self) -> [(&'static str, bool); 12] {
         [
             ("count", self.count.is_some()),
             ("client", self.client.is_some()),
@@ -906,6 +964,7 @@ impl EventDoc {
             ("lose_state", self.lose_state.is_some()),
             ("interval", self.interval.is_some()),
             ("downtime", self.downtime.is_some()),
+            ("leave_group", self.leave_group.is_some()),
             ("rack", self.rack.is_some()),
             ("duration", self.duration.is_some()),
             ("subtopology", self.subtopology.is_some()),
@@ -965,6 +1024,7 @@ impl EventDoc {
             Kind::RollingBounce => EventKind::RollingBounce {
                 interval_ms: self.interval.ok_or_else(|| missing("interval"))?.ms(),
                 downtime_ms: self.downtime.ok_or_else(|| missing("downtime"))?.ms(),
+                leave_group: self.leave_group,
             },
             Kind::RackOutage => EventKind::RackOutage {
                 rack: self.rack.ok_or_else(|| missing("rack"))?,
@@ -1028,7 +1088,7 @@ impl ChurnDoc {
             }
         };
         let kinds = match self.kinds {
-            None => ChurnKind::CHOICES.iter().map(|&(_, k)| k).collect(),
+            None => DEFAULT_CHURN_KINDS.to_vec(),
             Some(list) => {
                 if list.is_empty() {
                     return fail(
@@ -1059,6 +1119,13 @@ impl ChurnDoc {
             from_ms: self.from.map_or(0, Duration::ms),
             until_ms: self.until.map_or(duration_ms, Duration::ms),
             lose_state_probability,
+            burst_size: self.burst_size.map_or(DEFAULT_BURST_SIZE, Int::small),
+            burst_window_ms: self
+                .burst_window
+                .map_or(DEFAULT_BURST_WINDOW_MS, Duration::ms),
+            zone_outage_ms: self
+                .zone_outage_duration
+                .map_or(DEFAULT_ZONE_OUTAGE_MS, Duration::ms),
         })
     }
 }

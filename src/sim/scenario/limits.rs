@@ -22,6 +22,7 @@
 //! | simulated work, steps × (tasks + clients that can ever exist) | [`MAX_WORK`] = 10¹⁰ | every step visits every task and client: about 30 ns each in a release build on a 2-core machine, so about 5 minutes per strategy at the limit (10,000 tasks for 10 days at a 1 s step fit) |
 //! | scripted events, `[[events]]` | [`MAX_EVENTS`] = 10,000 | each is replayed against the clients here and in the run |
 //! | churn draws, `events_per_hour × (until − from)` | [`MAX_CHURN_EVENTS`] = 100,000 | drawn, stored and replayed before anything else; 11 years at 1 per hour |
+//! | clients one churn `burst` crashes, `churn.burst_size` (and draws × `burst_size` at most [`MAX_CHURN_EVENTS`]) | [`MAX_BURST_SIZE`] = 1,000 | each crash of a burst is its own happening |
 //! | `state_records` per task | [`MAX_STATE_RECORDS`] = 10¹² | changelogs are counted in milli-records in `u64`: 10¹² records plus 10 years of writes at the highest rate stay below 2⁶⁴ milli-records |
 //! | `write_rate` per task (subtopologies and `write_spike`), `input_rate` per task | [`MAX_WRITE_RATE`] = 10⁶ records/s | above one Kafka partition's write throughput |
 //! | `cluster.restore_rate` per client, `cluster.restore_bandwidth`, `cluster.process_rate` per thread | [`MAX_RESTORE_RATE`] = 10⁹ records/s | |
@@ -45,6 +46,8 @@ pub const MAX_TASK_CLIENTS: u64 = 100_000_000;
 pub const MAX_WORK: u64 = 10_000_000_000;
 /// The most scripted events.
 pub const MAX_EVENTS: usize = 10_000;
+/// The most clients one churn `burst` crashes.
+pub const MAX_BURST_SIZE: u32 = 1_000;
 /// The most random churn events a run may draw.
 pub const MAX_CHURN_EVENTS: u64 = 100_000;
 /// The most changelog records a task may start with.

@@ -111,6 +111,20 @@ pub struct ClusterSpec {
     /// Records per second one thread processes; `None`: no limit (a running
     /// active never falls behind its input).
     pub process_rate: Option<u64>,
+    /// The part of `rebalance_pause_ms` a task that changes owner spends
+    /// being revoked (its previous owner commits and closes it); a task
+    /// with no running previous owner pauses only the rest.
+    pub revocation_pause_ms: u64,
+    /// Static membership (`group.instance.id`): a member that stops without
+    /// leaving keeps its tasks until the session timeout; back before it,
+    /// it resumes them with no rebalance. Static members send no LeaveGroup
+    /// when bounced.
+    pub static_membership: bool,
+    /// Under the cooperative protocol, a rebalance that revokes actives is
+    /// followed by a second one once the revocation is done
+    /// (`revocation_pause_ms` later), where the strategy runs again and may
+    /// promote a warm-up caught up by then.
+    pub second_round: bool,
     /// Client groups (`[[cluster.groups]]`); empty: every client is like the
     /// cluster's defaults above ([`ClusterSpec::groups`]). When not empty,
     /// `clients` is the sum of their `clients`.
@@ -324,6 +338,11 @@ pub enum EventKind {
         interval_ms: u64,
         /// Time a bounced client is away.
         downtime_ms: u64,
+        /// Whether a bounced client sends LeaveGroup (leaves at once);
+        /// without, it stops and the group notices after the session timeout
+        /// unless it is back first. `None`: it does unless membership is
+        /// static.
+        leave_group: Option<bool>,
     },
     /// Every live client of `rack` crashes; with `duration_ms`, they restart
     /// that much later.
@@ -393,6 +412,12 @@ pub struct ChurnSpec {
     pub until_ms: u64,
     /// Probability that a drawn crash loses its client's state.
     pub lose_state_probability: f64,
+    /// Clients a `burst` crashes.
+    pub burst_size: u32,
+    /// The span a `burst`'s crashes are spread evenly over.
+    pub burst_window_ms: u64,
+    /// How long a `zone_outage`'s clients stay down.
+    pub zone_outage_ms: u64,
 }
 
 /// A kind of random churn event; its target is drawn when it happens.
@@ -406,6 +431,12 @@ pub enum ChurnKind {
     ScaleOut,
     /// The highest-numbered live client leaves.
     ScaleIn,
+    /// `burst_size` random live clients crash, spread evenly over
+    /// `burst_window` (one draw decides whether they lose their state).
+    Burst,
+    /// Every live client of a random rack crashes and restarts
+    /// `zone_outage_duration` later.
+    ZoneOutage,
 }
 
 impl ChurnSpec {

@@ -184,6 +184,8 @@ impl Named for ChurnKind {
         ("restart", ChurnKind::Restart),
         ("scale_out", ChurnKind::ScaleOut),
         ("scale_in", ChurnKind::ScaleIn),
+        ("burst", ChurnKind::Burst),
+        ("zone_outage", ChurnKind::ZoneOutage),
     ];
 }
 
