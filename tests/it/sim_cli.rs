@@ -165,8 +165,23 @@ fn summary_carries_version_hash_seed_and_every_metric() {
             "imbalance",
             "standby_coverage",
             "cross_rack_records",
+            "delay_s",
+            "worst_drain_s",
+            "throughput_deficit",
+            "load_imbalance",
         ] {
             assert!(metrics.get(key).is_some(), "{name} lacks {key}");
+        }
+        // The drain after the start and each event, in time order.
+        let drains = metrics["drain_after_events"].as_array().unwrap();
+        assert_eq!(drains[0]["at_s"], 0.0, "{name}");
+        let times: Vec<f64> = drains.iter().map(|d| d["at_s"].as_f64().unwrap()).collect();
+        assert!(times.windows(2).all(|w| w[0] <= w[1]), "{name}: {times:?}");
+        for d in drains {
+            assert!(
+                d["drain_s"].is_null() || d["drain_s"].as_f64().is_some(),
+                "{d}"
+            );
         }
         for (key, parts) in [
             (
@@ -185,7 +200,13 @@ fn summary_carries_version_hash_seed_and_every_metric() {
             ),
             (
                 "rebalances",
-                &["membership", "probing", "caught_up", "total"][..],
+                &[
+                    "membership",
+                    "probing",
+                    "caught_up",
+                    "second_round",
+                    "total",
+                ][..],
             ),
             ("imbalance", &["time_weighted", "final"][..]),
         ] {

@@ -87,6 +87,10 @@ pub struct RunMetrics {
     /// and none fell behind again before the next event; `None` when some
     /// event's backlog was never gone. 0 with no event.
     pub worst_event_drain_ms: Option<Millis>,
+    /// The start and every event, in time order, each with the time from it
+    /// until its backlog was gone (as `worst_event_drain_ms` counts it);
+    /// `None`: never, by the end.
+    pub event_drains: Vec<(SimTime, Option<Millis>)>,
     /// Σ over time of the busiest member's load per thread over the mean
     /// load per thread (input rate × cost of the actives of the plan in
     /// force), × 1000 × ms; `None` without input.
@@ -349,6 +353,7 @@ impl Ledger {
             let took = since.max(e).since(e);
             let worst = m.worst_event_drain_ms.get_or_insert(Millis::ZERO);
             *worst = (*worst).max(took);
+            m.event_drains.push((e, Some(took)));
             false
         });
     }
@@ -570,6 +575,10 @@ impl Ledger {
         } else {
             self.totals.worst_event_drain_ms = None;
         }
+        let never = self.undrained.iter().map(|&e| (e, None));
+        self.totals.event_drains.extend(never);
+        // Resolved in batches; stable, so events of one instant keep their order.
+        self.totals.event_drains.sort_by_key(|&(e, _)| e);
         for segment in &input.waiting {
             self.delays.add(segment);
         }

@@ -770,6 +770,11 @@ fn an_outage_leaves_a_backlog_to_drain() {
     // The new figures of the same run. The only event (and the start)
     // drained 67.5 s after it; no input is left at the end.
     assert_eq!(m.worst_event_drain_ms, Some(Millis::new(67_500)));
+    let drains = [
+        (SimTime::ZERO, Some(Millis::ZERO)),
+        (SimTime::new(60_000), Some(Millis::new(67_500))),
+    ];
+    assert_eq!(m.event_drains, drains);
     assert_eq!(m.final_backlog.get(), 0);
     assert_eq!(m.input_records.get(), 360_000);
     assert_eq!(f["backlog.record_s"].unwrap().to_string(), "151875");
@@ -800,6 +805,7 @@ fn an_outage_leaves_a_backlog_to_drain() {
     // left (360,000 of 1,440,000); the record processed last waited
     // 180,000 / 200 = 900 s, as long as the oldest one left.
     assert_eq!(m.worst_event_drain_ms, None);
+    assert_eq!(m.event_drains, [(SimTime::ZERO, None)]);
     assert_eq!(m.final_backlog.get(), 360_000);
     assert_eq!(m.input_records.get(), 1_440_000);
     assert_eq!(m.delay_ms.unwrap()[2], Millis::new(900_000));

@@ -21,12 +21,20 @@ struct SummaryDoc<'a> {
     strategies: InOrder<InOrder<Entry<'a>>>,
 }
 
-/// One entry of a strategy's object: its outcome, a metric, or the parts
-/// of a metric.
+/// One entry of a strategy's object: its outcome, a metric, the parts
+/// of a metric, or the drain after each event.
 enum Entry<'a> {
     Outcome(OutcomeDoc<'a>),
     Value(Option<Num>),
     Parts(InOrder<Option<Num>>),
+    Drains(Vec<DrainDoc>),
+}
+
+/// One event's drain: when it came and how long its backlog took to go.
+#[derive(Serialize)]
+struct DrainDoc {
+    at_s: Num,
+    drain_s: Option<Num>,
 }
 
 impl Serialize for Entry<'_> {
@@ -35,6 +43,7 @@ impl Serialize for Entry<'_> {
             Entry::Outcome(o) => o.serialize(serializer),
             Entry::Value(v) => v.serialize(serializer),
             Entry::Parts(p) => p.serialize(serializer),
+            Entry::Drains(d) => d.serialize(serializer),
         }
     }
 }
@@ -72,6 +81,16 @@ fn strategy_doc(result: &RunResult, standbys_asked: bool) -> InOrder<Entry<'_>> 
             }
         }
     }
+    let drains = result
+        .metrics
+        .event_drains
+        .iter()
+        .map(|&(at, drain)| DrainDoc {
+            at_s: Num(Fixed::at(at)),
+            drain_s: drain.map(|d| Num(Fixed::seconds(d))),
+        })
+        .collect();
+    entries.push(("drain_after_events".to_string(), Entry::Drains(drains)));
     InOrder(entries)
 }
 
