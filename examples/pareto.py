@@ -1,13 +1,16 @@
 """The trade-off behind smooth's unmet targets, as a Pareto plot.
 
-Runs random churn (seeds 0..19) for kip441, kip441-learner and smooth at every combination of
-`max_warmup_replicas` (1, 2, 4, 8) and `probing_rebalance_interval` (1m, 5m, 10m), and plots each
-configuration's mean unavailability against its mean time-weighted imbalance and against its mean
-time to converge: one point per strategy and configuration, the Pareto-optimal ones (no other point
-better on both axes) ringed. Writes `docs/figures/smooth-pareto.svg` and `smooth-pareto.csv`.
+Runs random churn (by default the 20 held-out seeds 1000000..1000019: seeds below 1,000,000 are
+for development and tuning, `HELD_OUT_SEEDS_FROM` in `src/sim/scenario/seeds.rs`) for kip441,
+kip441-learner and smooth at every combination of `max_warmup_replicas` (1, 2, 4, 8) and
+`probing_rebalance_interval` (1m, 5m, 10m), and plots each configuration's mean unavailability
+against its mean time-weighted imbalance and against its mean time to converge: one point per
+strategy and configuration, the Pareto-optimal ones (no other point better on both axes) ringed.
+Writes `docs/figures/smooth-pareto.svg` and `smooth-pareto.csv`.
 
     pip install './bindings/python[plot]'
     python examples/pareto.py            # from the repository's root, about a minute
+    python examples/pareto.py --first-seed 0 --seeds 20 --out /tmp/dev   # development seeds
 
 Needs matplotlib; the SVG is byte-for-byte reproducible (no date, a fixed hash salt).
 """
@@ -34,10 +37,14 @@ LOOK = {
 }
 
 
-def points(seeds: int) -> list[dict]:
+# The first seed no tuning has looked at (`smoothscale::sim::scenario::HELD_OUT_SEEDS_FROM`).
+HELD_OUT_SEEDS_FROM = 1_000_000
+
+
+def points(seeds: range) -> list[dict]:
     """One row per strategy and configuration: its parameters and the three means."""
     result = smoothscale.sweep(
-        ROOT / "simulations" / "random-churn.toml", range(seeds), STRATEGIES, sets=SETS
+        ROOT / "simulations" / "random-churn.toml", seeds, STRATEGIES, sets=SETS
     )
     rows = []
     for point in result.aggregate["points"]:
@@ -76,7 +83,7 @@ def pareto(rows: list[dict], y: str) -> set[int]:
     return front
 
 
-def plot(rows: list[dict], out: Path, seeds: int) -> None:
+def plot(rows: list[dict], out: Path, seeds: range) -> None:
     import matplotlib
 
     matplotlib.use("Agg")
@@ -118,8 +125,8 @@ def plot(rows: list[dict], out: Path, seeds: int) -> None:
         ax.grid(True, color="#dddddd", linewidth=0.6)
         ax.legend(title="ringed: Pareto-optimal", fontsize=8, title_fontsize=8)
     fig.suptitle(
-        f"random churn, seeds 0..{seeds - 1}: max_warmup_replicas 1/2/4/8 × probing interval "
-        "1m/5m/10m, one point per strategy and configuration",
+        f"random churn, seeds {seeds[0]}..{seeds[-1]}: max_warmup_replicas 1/2/4/8 × probing "
+        "interval 1m/5m/10m, one point per strategy and configuration",
         fontsize=10,
     )
     fig.tight_layout()
@@ -128,16 +135,23 @@ def plot(rows: list[dict], out: Path, seeds: int) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--seeds", type=int, default=20)
+    parser.add_argument(
+        "--first-seed",
+        type=int,
+        default=HELD_OUT_SEEDS_FROM,
+        help="the first seed (default %(default)s, the first held-out one)",
+    )
+    parser.add_argument("--seeds", type=int, default=20, help="how many seeds (default 20)")
     parser.add_argument("--out", type=Path, default=ROOT / "docs" / "figures")
     args = parser.parse_args()
-    rows = points(args.seeds)
+    seeds = range(args.first_seed, args.first_seed + args.seeds)
+    rows = points(seeds)
     args.out.mkdir(parents=True, exist_ok=True)
     with open(args.out / "smooth-pareto.csv", "w", newline="") as f:
         writer = csv.DictWriter(f, fieldnames=list(rows[0]), lineterminator="\n")
         writer.writeheader()
         writer.writerows(rows)
-    plot(rows, args.out / "smooth-pareto.svg", args.seeds)
+    plot(rows, args.out / "smooth-pareto.svg", seeds)
     print(f"wrote {os.path.relpath(args.out)}/smooth-pareto.svg and smooth-pareto.csv")
 
 

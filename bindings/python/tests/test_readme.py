@@ -187,12 +187,20 @@ def test_every_parameter_is_documented():
 
 @pytest.mark.long
 def test_the_notebook_prints_what_the_readme_says(tmp_path):
-    """The README quotes examples/notebook.py's figures over seeds 0..99."""
+    """The README quotes examples/notebook.py's figures over the held-out seeds
+    1,000,000 to 1,000,099: the means ± 95 % half-widths and the paired
+    comparison of sticky with kip441."""
     quoted = re.search(
         r"kip441\s+unavailable ([\d.]+) ± ([\d.]+) task-s, sticky\s+([\d.]+) ± ([\d.]+)",
         python_section(),
     )
     assert quoted, "the README quotes no notebook figures"
+    quoted_pair = re.search(
+        r"sticky\s+−\s+kip441\s+([\d.-]+)\s+task-s,\s+95\s+%\s+CI\s+\[([\d.-]+),\s+([\d.-]+)\],"
+        r"\s+sticky\s+higher\s+on\s+(\d+)\s+of\s+(\d+)\s+seeds",
+        python_section(),
+    )
+    assert quoted_pair, "the README quotes no paired notebook figures"
     script = ROOT / "examples" / "notebook.py"
     printed = run([sys.executable, str(script), "--out", str(tmp_path)], timeout=280)
     figures = {
@@ -202,4 +210,11 @@ def test_the_notebook_prints_what_the_readme_says(tmp_path):
         )
     }
     assert figures == {"kip441": quoted.group(1, 2), "sticky": quoted.group(3, 4)}, printed
+    pair = re.search(
+        r"^paired, sticky - kip441 seed by seed: unavailable ([\d.-]+) task-s, "
+        r"95 % CI \[([\d.-]+), ([\d.-]+)\], lower/higher/equal on \d+/(\d+)/\d+ of (\d+) seeds",
+        printed,
+        re.M,
+    )
+    assert pair and pair.groups() == quoted_pair.groups(), printed
     assert (tmp_path / "unavailability.svg").exists()
