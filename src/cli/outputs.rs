@@ -430,7 +430,8 @@ mod tests {
     }
 
     /// The summary nests exactly the library's flat metrics, in their order
-    /// (`sweep.json` uses the flat names).
+    /// (`sweep.json` uses the flat names), then the drain after each event
+    /// (an empty list for the fixture's run, which records none).
     #[test]
     fn summary_keys_are_the_flat_metrics() {
         let text = summary_json(&info(), &[completed()]);
@@ -459,10 +460,11 @@ mod tests {
                 depth_keys.push(key);
             }
         }
-        let flat: Vec<String> = flat_metrics(&completed(), true)
+        let mut flat: Vec<String> = flat_metrics(&completed(), true)
             .into_iter()
             .map(|(k, _)| k)
             .collect();
+        flat.push("drain_after_events".to_string());
         assert_eq!(keys, flat);
     }
 
