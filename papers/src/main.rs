@@ -4,7 +4,7 @@
 //! no deterministic command can repeat).
 //!
 //! ```text
-//! cargo run --release -p smoothscale-paper                 # rewrite papers/ (about 70 s on 2 cores)
+//! cargo run --release -p smoothscale-paper                 # rewrite papers/ (about 5 min on 2 cores)
 //! cargo run --release -p smoothscale-paper -- --check      # fail if papers/ differs
 //! cargo run --release -p smoothscale-paper -- --check --fast
 //! ```
@@ -12,8 +12,10 @@
 //! Every number in the text is a `{{key}}` of `papers/template.md` filled
 //! from the results; a key the template names but no section gives, or one a
 //! section gives that the template never uses, is an error. `--fast` reruns
-//! every experiment except the two sweeps of random churn (sections 4 and 6),
-//! whose per-run figures it reads back from `papers/data/` instead.
+//! every experiment except the seed sweeps (sections 2, 4, 6 and 7's rack
+//! outage with its disks lost), whose per-run figures it reads back from
+//! `papers/data/` instead. Every sweep runs held-out seeds
+//! (`smoothscale::sim::scenario::HELD_OUT_SEEDS_FROM` and up).
 
 #![forbid(unsafe_code)]
 
@@ -58,7 +60,7 @@ scenarios and the measured inputs in papers/data/.
 
 Usage: paper [--fast] [--check]
 
-  --fast   read the random-churn sweeps (sections 4 and 6) from papers/data/ instead of
+  --fast   read the seed sweeps (sections 2, 4, 6 and 7) from papers/data/ instead of
            running them; every other experiment runs
   --check  write nothing; exit 1 when a file differs from what it regenerates";
 

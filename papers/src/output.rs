@@ -52,7 +52,7 @@ pub fn check(root: &Path, outputs: &Outputs, fast: bool) -> Result<String, Strin
     }
     if problems.is_empty() {
         let mode = if fast {
-            " (fast: sections 4 and 6 drawn from their committed per-run data)"
+            " (fast: the seed sweeps of sections 2, 4, 6 and 7 drawn from their committed per-run data)"
         } else {
             ""
         };

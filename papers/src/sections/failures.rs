@@ -13,35 +13,93 @@ use smoothscale::assignor;
 use smoothscale::sim::EventKind;
 use smoothscale::{generate, validate};
 
-use super::headline::Headline;
-use super::{claim, read_data, Paper};
-use crate::fmt::{self, fixed, opt};
-use crate::runs;
+use super::headline::{self, Headline};
+use super::{claim, read_data, swept, Paper};
+use crate::fmt;
+use crate::runs::{self, RunTable};
 
 const SCENARIOS: [&str; 2] = ["crash-disk-loss", "rack-outage"];
+/// The figures kept per run of the rack outage with its disks lost
+/// (`data/rack-disks-lost.csv`).
+const RACK_KEYS: [&str; 4] = [
+    "unavailable_task_s.total",
+    "tasks_lost_every_copy",
+    "restored_records.total",
+    "time_to_full_redundancy_s",
+];
+
+/// A figure summed over the completed runs (counts of events).
+fn total(t: &RunTable, scenario: &str, strategy: &str, key: &str) -> String {
+    let sum: u128 = t
+        .values(scenario, strategy, key)
+        .iter()
+        .map(|v| v.scaled)
+        .sum();
+    fmt::int(u64::try_from(sum).unwrap_or(u64::MAX))
+}
+
+/// The mean over the runs where it happened, and how many never.
+fn mean_never(t: &RunTable, scenario: &str, strategy: &str, key: &str) -> String {
+    let s = t.stats(scenario, strategy, key);
+    match (s.n, t.nulls(scenario, strategy, key)) {
+        (0, _) => "never".to_string(),
+        (_, 0) => fmt::mean(&s, 1),
+        (_, never) => format!("{} ({never} never)", fmt::mean(&s, 1)),
+    }
+}
 
 /// Fills the section's tables.
 ///
 /// # Errors
 ///
-/// A run or an assignment that fails.
-pub fn section(root: &Path, headline: &Headline, paper: &mut Paper) -> Result<(), String> {
+/// A run or an assignment that fails, or unreadable data.
+pub fn section(
+    root: &Path,
+    fast: bool,
+    headline: &Headline,
+    paper: &mut Paper,
+) -> Result<(), String> {
+    let t = &headline.table;
     let mut rows = Vec::new();
     for scenario in SCENARIOS {
         for s in assignor::all() {
             let name = s.info().name;
-            let d = headline
-                .run(scenario, name)
-                .ok_or_else(|| format!("{scenario} with {name} missing"))?;
-            let f = d;
+            let completed = t.runs(scenario, name).filter(|r| r.completed()).count();
+            if completed == 0 {
+                rows.push(vec![
+                    scenario.to_string(),
+                    name.to_string(),
+                    "0".to_string(),
+                    "infeasible at every seed".to_string(),
+                    String::new(),
+                    String::new(),
+                    String::new(),
+                    String::new(),
+                ]);
+                continue;
+            }
+            let most = t
+                .values(scenario, name, "max_replicas_per_client")
+                .into_iter()
+                .max()
+                .map_or_else(|| "–".to_string(), fmt::fixed);
+            let longest = t
+                .values(scenario, name, "max_outage_s")
+                .into_iter()
+                .max()
+                .map_or_else(|| "–".to_string(), |v| fmt::fixed_to(v, 1));
             rows.push(vec![
                 scenario.to_string(),
                 name.to_string(),
-                fixed(f.figure("tasks_lost_every_copy")),
-                fixed(f.figure("restored_records.active")),
-                fixed(f.figure("max_outage_s")),
-                opt(f.maybe("time_to_full_redundancy_s")),
-                fixed(f.figure("max_replicas_per_client")),
+                completed.to_string(),
+                total(t, scenario, name, "tasks_lost_every_copy"),
+                fmt::mean(&t.stats(scenario, name, "restored_records.active"), 0),
+                format!(
+                    "{} / {longest}",
+                    fmt::mean(&t.stats(scenario, name, "max_outage_s"), 1)
+                ),
+                mean_never(t, scenario, name, "time_to_full_redundancy_s"),
+                most,
             ]);
         }
     }
@@ -51,47 +109,67 @@ pub fn section(root: &Path, headline: &Headline, paper: &mut Paper) -> Result<()
             &[
                 "scenario",
                 "strategy",
-                "tasks that lost every copy",
-                "records restored by actives",
-                "max outage (s)",
-                "full redundancy (s)",
-                "most replicas on one client",
+                "runs completed",
+                "tasks that lost every copy (all runs)",
+                "records restored by actives (mean)",
+                "max outage (s): mean / longest",
+                "full redundancy (s, mean)",
+                "most replicas on one client (any run)",
             ],
             2,
             &rows,
         ),
     );
-    rack_without_disks(root, headline, paper)?;
+    rack_without_disks(root, fast, headline, paper)?;
     pile_up(root, paper)
 }
 
-/// The rack outage with and without the rack's disks.
-fn rack_without_disks(root: &Path, headline: &Headline, paper: &mut Paper) -> Result<(), String> {
-    let mut lost = runs::scenario(root, "rack-outage")?;
+/// The rack outage with and without the rack's disks, at the headline's
+/// seeds and perturbation.
+fn rack_without_disks(
+    root: &Path,
+    fast: bool,
+    headline: &Headline,
+    paper: &mut Paper,
+) -> Result<(), String> {
+    let kept = headline
+        .scenarios
+        .iter()
+        .find(|s| s.name == "rack-outage")
+        .ok_or("the headline has no rack-outage")?;
+    let mut lost = kept.clone();
     for e in &mut lost.events {
         if let EventKind::RackOutage { lose_state, .. } = &mut e.kind {
             *lose_state = true;
         }
     }
-    let jobs = runs::jobs([&lost], assignor::all(), None);
-    let done = runs::run_all(&jobs)?;
+    let csv = swept(root, fast, "rack-disks-lost", paper, |_| {
+        let jobs = runs::jobs([&lost], assignor::all(), headline::SEEDS);
+        let done = runs::run_all(&jobs)?;
+        Ok(RunTable::of(&RACK_KEYS, &jobs, &done, |j| j.scenario.name.clone()).csv())
+    })?;
+    let l = RunTable::parse("rack-disks-lost", &csv, &RACK_KEYS)?;
+    let k = &headline.table;
+    claim(
+        "the rack outage with its disks lost ran at the headline's seeds",
+        l.rows.len() as u64 == assignor::all().len() as u64 * headline::SEEDS,
+    )?;
+    let rack = "rack-outage";
     let mut rows = Vec::new();
-    for d in &done {
-        let name = &d.result.strategy;
-        let kept = headline
-            .run("rack-outage", name)
-            .ok_or_else(|| format!("rack-outage with {name} missing"))?;
-        let (k, l) = (kept, d);
+    for s in assignor::all() {
+        let name = s.info().name;
+        let mean = |t: &RunTable, key| fmt::mean(&t.stats(rack, name, key), 1);
+        let records = |t: &RunTable| fmt::mean(&t.stats(rack, name, "restored_records.total"), 0);
         rows.push(vec![
-            name.clone(),
-            fixed(k.figure("unavailable_task_s.total")),
-            fixed(l.figure("unavailable_task_s.total")),
-            fixed(k.figure("tasks_lost_every_copy")),
-            fixed(l.figure("tasks_lost_every_copy")),
-            fixed(k.figure("restored_records.total")),
-            fixed(l.figure("restored_records.total")),
-            opt(k.maybe("time_to_full_redundancy_s")),
-            opt(l.maybe("time_to_full_redundancy_s")),
+            name.to_string(),
+            mean(k, "unavailable_task_s.total"),
+            mean(&l, "unavailable_task_s.total"),
+            total(k, rack, name, "tasks_lost_every_copy"),
+            total(&l, rack, name, "tasks_lost_every_copy"),
+            records(k),
+            records(&l),
+            mean_never(k, rack, name, "time_to_full_redundancy_s"),
+            mean_never(&l, rack, name, "time_to_full_redundancy_s"),
         ]);
     }
     paper.set(
@@ -99,14 +177,14 @@ fn rack_without_disks(root: &Path, headline: &Headline, paper: &mut Paper) -> Re
         fmt::table(
             &[
                 "strategy",
-                "unavailable, disks kept (task-s)",
-                "unavailable, disks lost (task-s)",
-                "tasks that lost every copy, kept",
-                "tasks that lost every copy, lost",
-                "restored, kept (records)",
-                "restored, lost (records)",
-                "full redundancy, kept (s)",
-                "full redundancy, lost (s)",
+                "unavailable, disks kept (task-s, mean)",
+                "unavailable, disks lost (task-s, mean)",
+                "tasks that lost every copy, kept (all runs)",
+                "tasks that lost every copy, lost (all runs)",
+                "restored, kept (records, mean)",
+                "restored, lost (records, mean)",
+                "full redundancy, kept (s, mean)",
+                "full redundancy, lost (s, mean)",
             ],
             1,
             &rows,

@@ -121,6 +121,22 @@ pub fn swept(
     }
 }
 
+/// Section 10's figures: where the held-out seeds begin, and the seeds the
+/// same sweeps ran at while smooth was designed (the first ones, as the
+/// README's sweeps and this paper's earlier versions ran them).
+fn threats(paper: &mut Paper) {
+    paper.set(
+        "threats.held_out_from",
+        crate::fmt::int(smoothscale::sim::scenario::HELD_OUT_SEEDS_FROM),
+    );
+    for (key, n) in [("pareto", pareto::SEEDS), ("outages", outages::SEEDS)] {
+        paper.set(
+            &format!("threats.development_{key}"),
+            format!("0 to {}", n - 1),
+        );
+    }
+}
+
 /// Runs every section and fills the template.
 ///
 /// # Errors
@@ -129,14 +145,15 @@ pub fn swept(
 pub fn build(root: &Path, fast: bool) -> Result<Outputs, String> {
     let mut paper = Paper::default();
     systems::section(root, &mut paper)?;
-    let headline = headline::section(root, &mut paper)?;
+    let headline = headline::section(root, fast, &mut paper)?;
     migration::section(root, &mut paper)?;
     pareto::section(root, fast, &mut paper)?;
     catchup::section(root, &mut paper)?;
     outages::section(root, fast, &mut paper)?;
-    failures::section(root, &headline, &mut paper)?;
+    failures::section(root, fast, &headline, &mut paper)?;
     speed::section(root, &mut paper)?;
     live::section(root, &mut paper)?;
+    threats(&mut paper);
     let template_path = root.join("template.md");
     let text = std::fs::read_to_string(&template_path)
         .map_err(|e| format!("{}: {e}", template_path.display()))?;

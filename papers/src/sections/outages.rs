@@ -1,8 +1,10 @@
-//! Section 6: per-task outage distributions. 100 seeds of random churn and
+//! Section 6: per-task outage distributions. 100 held-out seeds of random churn and
 //! of two scripted scenarios perturbed per seed (task sizes and write rates
 //! ±20 %, event times ±2 min), four strategies; the empirical distribution
 //! function of each task's total downtime pooled over the seeds, with a 95 %
-//! band from resampling whole seeds (tasks of one run are not independent).
+//! band from resampling whole seeds (tasks of one run are not independent);
+//! and each strategy against kip441 (smooth also against kip441-learner)
+//! seed by seed, on a run's total task downtime and its longest one.
 //!
 //! Every run's task downtimes go to `data/outages.csv`; `--fast` reads them
 //! back instead of running the simulations.
@@ -13,6 +15,7 @@ use std::path::Path;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+use smoothscale::sim::report::{Fixed, Paired, Verdict};
 use smoothscale::sim::PerturbSpec;
 
 use super::{claim, swept, Paper};
@@ -20,12 +23,18 @@ use crate::fmt;
 use crate::plot::{self, Chart, Corner, Dash, Kind, Scale};
 use crate::runs;
 
-const SEEDS: u64 = 100;
+pub const SEEDS: u64 = 100;
 const SCENARIOS: [&str; 3] = ["random-churn", "crash-disk-loss", "rack-outage"];
 const STRATEGIES: [&str; 4] = ["kip441", "kip441-learner", "sticky", "smooth"];
 /// Their curves' dashes: where curves run together, the one drawn on top
 /// leaves gaps through which the others show.
 const DASHES: [Dash; 4] = [Dash::Solid, Dash::Long, Dash::Dashed, Dash::Dotted];
+/// The perturbation of the scripted scenarios.
+const PERTURB: PerturbSpec = PerturbSpec {
+    state_records: 0.2,
+    write_rate: 0.2,
+    event_time_ms: 120_000,
+};
 /// Resamples of the seeds for the bands and intervals.
 const RESAMPLES: usize = 200;
 /// Points at which the distribution functions are drawn.
@@ -46,15 +55,11 @@ fn simulate(root: &Path) -> Result<String, String> {
     for name in SCENARIOS {
         let mut s = runs::scenario(root, name)?;
         if s.churn.is_none() {
-            s.perturb = Some(PerturbSpec {
-                state_records: 0.2,
-                write_rate: 0.2,
-                event_time_ms: 120_000,
-            });
+            s.perturb = Some(PERTURB);
         }
         scenarios.push(s);
     }
-    let jobs = runs::jobs(&scenarios, &runs::strategies(&STRATEGIES)?, Some(SEEDS));
+    let jobs = runs::jobs(&scenarios, &runs::strategies(&STRATEGIES)?, SEEDS);
     let done = runs::run_all(&jobs)?;
     let mut csv = String::from("scenario,seed,strategy,tasks_never_down,downtimes_ms\n");
     for (job, d) in jobs.iter().zip(&done) {
@@ -101,6 +106,121 @@ fn parse(csv: &str) -> Result<BTreeMap<(String, String), Vec<Run>>, String> {
             .push(run);
     }
     Ok(runs)
+}
+
+/// Per (scenario, strategy), per seed: the run's total task downtime and
+/// its longest task downtime (ms).
+type PerSeed = BTreeMap<(String, String), BTreeMap<u64, (u64, u64)>>;
+
+fn per_seed(csv: &str) -> Result<PerSeed, String> {
+    let mut out = PerSeed::new();
+    for (n, line) in csv.lines().enumerate().skip(1) {
+        let bad = || format!("data/outages.csv line {}", n + 1);
+        let f: Vec<&str> = line.splitn(5, ',').collect();
+        if f.len() != 5 {
+            return Err(bad());
+        }
+        let (mut total, mut longest) = (0u64, 0u64);
+        for ms in f[4].split_whitespace() {
+            let ms: u64 = ms.parse().map_err(|_| bad())?;
+            total = total.checked_add(ms).ok_or_else(bad)?;
+            longest = longest.max(ms);
+        }
+        out.entry((f[0].to_string(), f[2].to_string()))
+            .or_default()
+            .insert(f[1].parse().map_err(|_| bad())?, (total, longest));
+    }
+    Ok(out)
+}
+
+/// The pairs ([`Paired::of`]) of `strategy` and `baseline` on `scenario`,
+/// one per seed both ran, of the figure `pick` takes from a run (ms).
+fn pairs(
+    seeds: &PerSeed,
+    scenario: &str,
+    strategy: &str,
+    baseline: &str,
+    pick: fn(&(u64, u64)) -> u64,
+) -> Vec<(Fixed, Fixed)> {
+    let get = |s: &str| seeds.get(&(scenario.to_string(), s.to_string()));
+    let (Some(mine), Some(base)) = (get(strategy), get(baseline)) else {
+        return Vec::new();
+    };
+    let secs = |ms| Fixed {
+        scaled: u128::from(ms),
+        decimals: 3,
+    };
+    mine.iter()
+        .filter_map(|(seed, m)| Some((secs(pick(m)), secs(pick(base.get(seed)?)))))
+        .collect()
+}
+
+/// The comparisons of the section: each strategy against kip441 and smooth
+/// against kip441-learner, per scenario, on a run's total and longest task
+/// downtime; and per scenario the sentence of what they say.
+fn compare(seeds: &PerSeed, paper: &mut Paper) -> Result<(), String> {
+    let mut rows = Vec::new();
+    for scenario in SCENARIOS {
+        let mut said = Vec::new();
+        let mut comparisons: Vec<(&str, &str)> =
+            STRATEGIES[1..].iter().map(|s| (*s, "kip441")).collect();
+        comparisons.push(("smooth", "kip441-learner"));
+        for (strategy, baseline) in comparisons {
+            let total = Paired::of(&pairs(seeds, scenario, strategy, baseline, |r| r.0));
+            let longest = Paired::of(&pairs(seeds, scenario, strategy, baseline, |r| r.1));
+            claim(
+                "no run of the section is left out of its comparison",
+                total.n as u64 == SEEDS,
+            )?;
+            for p in [&total, &longest] {
+                claim(
+                    "a strategy is called lower only where the 95 % interval lies below 0",
+                    (p.verdict == Verdict::Lower) == p.ci95.is_some_and(|(_, h)| h.is_negative()),
+                )?;
+            }
+            let (t, l) = (fmt::paired(&total, 1), fmt::paired(&longest, 1));
+            said.push(format!(
+                "`{strategy}` against `{baseline}`: {}",
+                match total.verdict {
+                    Verdict::NoSignificantDifference => "no significant difference".to_string(),
+                    v => format!("{} ({} task-s, {})", v.as_str(), t.mean, t.ci),
+                }
+            ));
+            rows.push(vec![
+                scenario.to_string(),
+                format!("{strategy} against {baseline}"),
+                t.mean,
+                t.ci,
+                t.wins,
+                t.verdict.to_string(),
+                l.mean,
+                l.ci,
+                l.wins,
+                l.verdict.to_string(),
+            ]);
+        }
+        paper.set(&format!("outages.{scenario}.paired"), said.join("; "));
+    }
+    paper.set(
+        "outages.paired",
+        fmt::table(
+            &[
+                "scenario",
+                "comparison",
+                "total downtime difference (task-s)",
+                "95 % CI",
+                "seeds lower / higher / equal",
+                "verdict",
+                "longest task downtime difference (s)",
+                "95 % CI",
+                "seeds lower / higher / equal",
+                "verdict",
+            ],
+            2,
+            &rows,
+        ),
+    );
+    Ok(())
 }
 
 /// The nearest-rank percentile of sorted values, `permille` thousandths in.
@@ -180,6 +300,7 @@ fn short_and_long(longest: &[(&str, f64)]) -> String {
 
 fn render(csv: &str, paper: &mut Paper) -> Result<(), String> {
     let runs = parse(csv)?;
+    compare(&per_seed(csv)?, paper)?;
     let mut rows = Vec::new();
     // Each chart's left edge and shortest outage (s).
     let mut edges: Vec<(f64, f64)> = Vec::new();
@@ -201,7 +322,7 @@ fn render(csv: &str, paper: &mut Paper) -> Result<(), String> {
             .map(|i| edge * (x_max / edge).powf(i as f64 / GRID as f64))
             .collect();
         let mut chart = Chart::new(
-            &format!("{scenario}: per-task downtime, {SEEDS} seeds"),
+            &format!("{scenario}: per-task downtime, {SEEDS} held-out seeds"),
             "a task's total downtime over the run (s, log scale)",
             "share of tasks down at most that long",
         );
@@ -311,6 +432,16 @@ fn render(csv: &str, paper: &mut Paper) -> Result<(), String> {
         },
     );
     paper.set("outages.seeds", SEEDS.to_string());
+    paper.set(
+        "outages.perturbation",
+        format!(
+            "each task's state size within ±{} % and write rate within ±{} %, each event's time within ±{} minutes",
+            fmt::num(PERTURB.state_records * 100.0, 0),
+            fmt::num(PERTURB.write_rate * 100.0, 0),
+            fmt::num(PERTURB.event_time_ms as f64 / 60_000.0, 0)
+        ),
+    );
+    paper.set("outages.seed_range", runs::seeds_text(SEEDS));
     paper.set("outages.resamples", RESAMPLES.to_string());
     paper.set(
         "outages.table",

@@ -1,8 +1,9 @@
 //! Section 4: unavailability against time to converge over the
-//! configuration space. Random churn, seeds 0..20, every registered
+//! configuration space. Random churn, the first 20 held-out seeds, every registered
 //! strategy at every combination of `max_warmup_replicas` and
 //! `probing_rebalance_interval`; one point per strategy and configuration
-//! (means over the seeds), the Pareto-optimal ones ringed.
+//! (means over the seeds), the Pareto-optimal ones ringed; and smooth and
+//! kip441-learner against kip441 at each configuration, seed by seed.
 //!
 //! The per-run figures are written to `data/pareto.csv`; `--fast` reads them
 //! back instead of running the sweep.
@@ -11,15 +12,18 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use smoothscale::assignor;
+use smoothscale::sim::report::{Fixed, Paired, Verdict};
 
-use super::{swept, Paper};
+use super::{claim, swept, Paper};
 use crate::fmt;
 use crate::plot::{self, Chart, Corner, Kind, Scale};
 use crate::runs;
 
-const SEEDS: u64 = 20;
+pub const SEEDS: u64 = 20;
 const WARMUPS: [u32; 4] = [1, 2, 4, 8];
 const INTERVALS_MIN: [u64; 3] = [1, 5, 10];
+/// The strategies compared with kip441 seed by seed.
+const AGAINST_KIP441: [&str; 2] = ["smooth", "kip441-learner"];
 
 /// Runs the sweep (or reads it back) and draws the plot.
 ///
@@ -42,11 +46,7 @@ fn sweep(root: &Path) -> Result<String, String> {
             variants.push((w, interval, s));
         }
     }
-    let jobs = runs::jobs(
-        variants.iter().map(|(_, _, s)| s),
-        assignor::all(),
-        Some(SEEDS),
-    );
+    let jobs = runs::jobs(variants.iter().map(|(_, _, s)| s), assignor::all(), SEEDS);
     let done = runs::run_all(&jobs)?;
     let mut csv = String::from(
         "max_warmup_replicas,interval_min,seed,strategy,completed,unavailable_task_s,converge_s\n",
@@ -82,8 +82,14 @@ struct Point {
 /// minutes), whose runs' unavailability and convergence values are gathered.
 type Config = (String, u32, u64);
 
+/// One completed run's exact figures: unavailability and, when it
+/// converged, its time to converge.
+type Exact = (Fixed, Option<Fixed>);
+
 fn render(csv: &str, paper: &mut Paper) -> Result<(), String> {
     let mut sums: BTreeMap<Config, (Vec<f64>, Vec<f64>)> = BTreeMap::new();
+    // By configuration and strategy, by seed.
+    let mut exact: BTreeMap<Config, BTreeMap<u64, Exact>> = BTreeMap::new();
     for (n, line) in csv.lines().enumerate().skip(1) {
         let bad = || format!("data/pareto.csv line {}: {line:?}", n + 1);
         let f: Vec<&str> = line.split(',').collect();
@@ -98,10 +104,20 @@ fn render(csv: &str, paper: &mut Paper) -> Result<(), String> {
             f[0].parse().map_err(|_| bad())?,
             f[1].parse().map_err(|_| bad())?,
         );
+        let unavailable = fmt::parse_fixed(f[5]).ok_or_else(bad)?;
+        let converge = if f[6].is_empty() {
+            None
+        } else {
+            Some(fmt::parse_fixed(f[6]).ok_or_else(bad)?)
+        };
+        exact
+            .entry(key.clone())
+            .or_default()
+            .insert(f[2].parse().map_err(|_| bad())?, (unavailable, converge));
         let entry = sums.entry(key).or_default();
-        entry.0.push(f[5].parse().map_err(|_| bad())?);
-        if !f[6].is_empty() {
-            entry.1.push(f[6].parse().map_err(|_| bad())?);
+        entry.0.push(unavailable.to_f64());
+        if let Some(c) = converge {
+            entry.1.push(c.to_f64());
         }
     }
     let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len().max(1) as f64;
@@ -131,7 +147,7 @@ fn render(csv: &str, paper: &mut Paper) -> Result<(), String> {
         })
         .collect();
     let mut chart = Chart::new(
-        &format!("Random churn, {SEEDS} seeds: unavailability against time to converge"),
+        &format!("Random churn, {SEEDS} held-out seeds: unavailability against time to converge"),
         "mean time to converge after the last event (s)",
         "mean unavailability (task-s)",
     );
@@ -249,6 +265,9 @@ fn render(csv: &str, paper: &mut Paper) -> Result<(), String> {
             (converged < runs).then(|| format!("{name} {converged} of {runs}"))
         })
         .collect();
+    paired(&exact, paper)?;
+    paper.set("pareto.seeds", runs::seeds_text(SEEDS));
+    paper.set("pareto.seed_count", SEEDS.to_string());
     paper.set(
         "pareto.never",
         if never.is_empty() {
@@ -256,6 +275,95 @@ fn render(csv: &str, paper: &mut Paper) -> Result<(), String> {
         } else {
             format!("runs that converged: {}", never.join(", "))
         },
+    );
+    Ok(())
+}
+
+/// Each strategy of [`AGAINST_KIP441`] against kip441 at each
+/// configuration, seed by seed: unavailability over every seed where both
+/// completed, time to converge over the seeds where both converged.
+fn paired(exact: &BTreeMap<Config, BTreeMap<u64, Exact>>, paper: &mut Paper) -> Result<(), String> {
+    let mut rows = Vec::new();
+    let mut lower = Vec::new();
+    for name in AGAINST_KIP441 {
+        let mut counts = [0usize; 3];
+        for w in WARMUPS {
+            for interval in INTERVALS_MIN {
+                let runs = |s: &str| exact.get(&(s.to_string(), w, interval));
+                let (Some(mine), Some(base)) = (runs(name), runs("kip441")) else {
+                    return Err(format!(
+                        "data/pareto.csv: no {name} or kip441 at {w} warm-ups, {interval} min"
+                    ));
+                };
+                let pairs = |pick: fn(&Exact) -> Option<Fixed>| -> Vec<(Fixed, Fixed)> {
+                    mine.iter()
+                        .filter_map(|(seed, m)| Some((pick(m)?, pick(base.get(seed)?)?)))
+                        .collect()
+                };
+                let u = Paired::of(&pairs(|e| Some(e.0)));
+                let c = Paired::of(&pairs(|e| e.1));
+                claim(
+                    "a strategy is called lower than kip441 only where the 95 % interval lies below 0",
+                    (u.verdict == Verdict::Lower) == u.ci95.is_some_and(|(_, h)| h.is_negative()),
+                )?;
+                counts[match u.verdict {
+                    Verdict::Lower => 0,
+                    Verdict::Higher => 1,
+                    Verdict::NoSignificantDifference => 2,
+                }] += 1;
+                let (ut, ct) = (fmt::paired(&u, 1), fmt::paired(&c, 1));
+                rows.push(vec![
+                    name.to_string(),
+                    format!("{w} warm-ups, {interval} min"),
+                    ut.mean,
+                    ut.ci,
+                    ut.wins,
+                    ut.verdict.to_string(),
+                    c.n.to_string(),
+                    ct.mean,
+                    ct.ci,
+                    ct.verdict.to_string(),
+                ]);
+            }
+        }
+        let configurations = WARMUPS.len() * INTERVALS_MIN.len();
+        let words = ["lower", "higher", "no significant difference"];
+        let parts: Vec<String> = counts
+            .iter()
+            .zip(words)
+            .filter(|(n, _)| **n > 0)
+            .map(|(n, what)| format!("{what} at {n}"))
+            .collect();
+        lower.push(match counts.iter().position(|n| *n == configurations) {
+            Some(i) => format!(
+                "{name}'s is {} at all {configurations} configurations",
+                words[i]
+            ),
+            None => format!(
+                "{name}'s is {} of the {configurations} configurations",
+                plot::and_list(&parts)
+            ),
+        });
+    }
+    paper.set("pareto.against_kip441", plot::and_list(&lower));
+    paper.set(
+        "pareto.paired",
+        fmt::table(
+            &[
+                "strategy",
+                "configuration",
+                "unavailable − kip441's (task-s)",
+                "95 % CI",
+                "seeds lower / higher / equal",
+                "verdict",
+                "seeds both converged",
+                "converge − kip441's (s)",
+                "95 % CI",
+                "verdict",
+            ],
+            2,
+            &rows,
+        ),
     );
     Ok(())
 }

@@ -10,7 +10,7 @@ use std::path::Path;
 use smoothscale::assignor;
 use smoothscale::generate;
 
-use super::{read_data, Paper};
+use super::{claim, read_data, Paper};
 use crate::fmt;
 use crate::plot::{self, Chart, Corner, Kind, Scale};
 
@@ -111,5 +111,70 @@ pub fn section(root: &Path, paper: &mut Paper) -> Result<(), String> {
     })?;
     let kafka = read_data(root, "speed-kafka.md", WRITTEN_BY)?;
     paper.set("speed.kafka", kafka.trim_end().to_string());
+    kafka_figures(root, &kafka, paper)
+}
+
+/// Where `AssignBench` says how often it runs Kafka's assignor.
+const BENCH: &str = "../bindings/java/src/test/java/io/smoothscale/kafka/bench/AssignBench.java";
+
+/// Kafka's time per preset in words, one figure per measurement, from the
+/// recorded table: `AssignBench` runs Kafka's assignor again only while its
+/// runs so far total under `KAFKA_REPEAT_BELOW_S`, up to three runs, and
+/// records the median (the upper one of two). A median at or above that
+/// threshold is therefore one run's time (with three runs the first two
+/// totalled under it, so the median is under it too): there is no spread
+/// to give. Below half of it there were three runs (one or two would have
+/// stopped only at a median above that); the record keeps their median
+/// alone.
+fn kafka_figures(root: &Path, kafka: &str, paper: &mut Paper) -> Result<(), String> {
+    let bench = std::fs::read_to_string(root.join(BENCH)).map_err(|e| format!("{BENCH}: {e}"))?;
+    let threshold: f64 = bench
+        .lines()
+        .find_map(|l| {
+            l.trim()
+                .strip_prefix("private static final double KAFKA_REPEAT_BELOW_S = ")
+        })
+        .and_then(|v| v.trim_end_matches(';').parse().ok())
+        .ok_or_else(|| format!("{BENCH}: KAFKA_REPEAT_BELOW_S not found"))?;
+    claim(
+        "the recorded Kafka figure is the median of up to three runs",
+        kafka.contains("Kafka: median of up to 3 runs"),
+    )?;
+    let mut figures = Vec::new();
+    for line in kafka
+        .lines()
+        .filter(|l| l.starts_with("| ") && !l.starts_with("| preset"))
+    {
+        let cells: Vec<&str> = line.split('|').map(str::trim).collect();
+        let (Some(preset), Some(cell)) = (cells.get(1), cells.get(2)) else {
+            return Err(format!(
+                "data/speed-kafka.md: a row without a Kafka cell: {line:?}"
+            ));
+        };
+        let shape = preset
+            .split_once(" (")
+            .and_then(|(_, s)| s.strip_suffix(')'))
+            .ok_or_else(|| format!("data/speed-kafka.md: preset {preset:?}"))?;
+        let shape = shape.replace("10000", "10,000").replace("1000", "1,000");
+        let seconds: f64 = cell
+            .strip_suffix(" s")
+            .and_then(|v| v.parse().ok())
+            .ok_or_else(|| format!("data/speed-kafka.md: Kafka cell {cell:?}"))?;
+        // One run stops the loop only at or above the threshold, two only
+        // with the larger (their median) at or above half of it.
+        let how = if seconds >= threshold {
+            format!(
+                "one run: the benchmark runs Kafka again only while its runs total under {} s, so there is no spread to give",
+                fmt::num(threshold, 0)
+            )
+        } else if seconds < threshold / 2.0 {
+            "the median of three runs; the record keeps no spread".to_string()
+        } else {
+            "the median of two or three runs; the record keeps no spread".to_string()
+        };
+        figures.push(format!("{} s on {shape} ({how})", fmt::num(seconds, 1)));
+    }
+    claim("Kafka's assignor was measured", !figures.is_empty())?;
+    paper.set("speed.kafka_figures", figures.join("; "));
     Ok(())
 }
