@@ -1,4 +1,4 @@
-//! `optimal`, the exact reference bound, at scale (issue 15): the
+//! `optimal`, the exact one-rebalance yardstick, at scale (issue 15): the
 //! `smoothscale generate` presets `10000t_1000c` and `100000t_1000c` (one
 //! thread per client, one standby, three lag reports per task on seeded
 //! clients — a running previous owner, a caught-up previous standby, one far

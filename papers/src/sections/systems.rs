@@ -16,18 +16,13 @@ use crate::fmt;
 ///
 /// When `data/differential.md` cannot be read.
 pub fn section(root: &Path, paper: &mut Paper) -> Result<(), String> {
-    // The registry calls `optimal` a "reference bound"; the paper describes
-    // it by what it optimises (the text below the table) and calls nothing
-    // a bound on a run, so that label is left out here.
+    // The paper describes `optimal` by what it optimises (the text below
+    // the table) and calls nothing a bound on a run.
     let rows: Vec<Vec<String>> = assignor::all()
         .iter()
         .map(|s| {
             let info = s.info();
-            let what = info
-                .description
-                .strip_prefix("reference bound: ")
-                .unwrap_or(info.description);
-            vec![format!("`{}`", info.name), what.to_string()]
+            vec![format!("`{}`", info.name), info.description.to_string()]
         })
         .collect();
     claim(

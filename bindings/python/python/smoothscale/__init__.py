@@ -68,7 +68,7 @@ def strategies() -> dict[str, str]:
     >>> names = list(strategies())
     >>> names[:3]
     ['kip441', 'kip441-learner', 'sticky']
-    >>> strategies()["optimal"].startswith("reference bound")
+    >>> strategies()["optimal"].startswith("yardstick")
     True
     """
     return dict(_core.strategies())
