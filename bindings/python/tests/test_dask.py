@@ -42,26 +42,18 @@ def test_the_dask_sweep_is_the_local_sweep(client, parts):
     assert spread.sweep_json == local.sweep_json
 
 
-def test_the_dask_sweep_with_a_baseline(client):
-    scenario = SIMULATIONS / "random-churn.toml"
-    local = smoothscale.sweep(scenario, range(10, 13), ["kip441", "sticky"], baseline="sticky")
-    spread = smoothscale.sweep(
-        scenario, range(10, 13), ["kip441", "sticky"], baseline="sticky", client=client
-    )
-    assert spread.sweep_json == local.sweep_json
-    assert spread.aggregate["points"][0]["paired"]["baseline"] == "sticky"
-    with pytest.raises(ValueError, match='^baseline must be one of kip441, sticky, got "nope"$'):
-        smoothscale.sweep(
-            scenario, range(10, 13), ["kip441", "sticky"], baseline="nope", client=client
-        )
-
-
-def test_the_dask_sweep_with_parameters(client):
+def test_the_dask_sweep_with_parameters_and_a_baseline(client):
     scenario = SIMULATIONS / "scale-out.toml"
     sets = {"config.max_warmup_replicas": [1, 2]}
-    local = smoothscale.sweep(scenario, "1..4", ["kip441"], sets=sets)
-    spread = smoothscale.sweep(scenario, "1..4", ["kip441"], sets=sets, client=client)
+    strategies = ["kip441", "sticky"]
+    local = smoothscale.sweep(scenario, "1..3", strategies, sets=sets, baseline="sticky")
+    spread = smoothscale.sweep(
+        scenario, "1..3", strategies, sets=sets, baseline="sticky", client=client
+    )
     assert spread == local
+    assert spread.aggregate["points"][0]["paired"]["baseline"] == "sticky"
+    with pytest.raises(ValueError, match='^baseline must be one of kip441, sticky, got "nope"$'):
+        smoothscale.sweep(scenario, "1..3", strategies, baseline="nope", client=client)
 
 
 def test_a_bad_scenario_fails_on_the_workers_as_it_does_locally(client, tmp_path):

@@ -176,7 +176,7 @@ def test_bad_arguments_name_themselves():
 
 
 @pytest.mark.parametrize(
-    "extra", [[], ["--set", "config.max_warmup_replicas=1,3"], ["--baseline", "sticky"]]
+    "extra", [[], ["--set", "config.max_warmup_replicas=1,3", "--baseline", "sticky"]]
 )
 def test_sweep_writes_what_the_command_line_writes(cli, tmp_path, extra):
     scenario = SIMULATIONS / "scale-out.toml"
