@@ -9,7 +9,7 @@ use super::engine::Run;
 use super::units::{Millis, SimTime};
 use super::world::{ActiveState, ClientNo, Status};
 use crate::assignor::LeaveBehaviour;
-use crate::sim::scenario::{ChurnKind, EventKind, Target};
+use crate::sim::scenario::{ChurnKind, EventKind, GroupNo, Target};
 
 impl Run<'_> {
     /// Applies one happening; whether membership changed.
@@ -62,7 +62,7 @@ impl Run<'_> {
                 let g = group
                     .as_deref()
                     .and_then(|name| self.world.group_named(name))
-                    .unwrap_or(0);
+                    .unwrap_or(GroupNo::from_position(0));
                 for _ in 0..*count {
                     self.world.add_client(now, g);
                 }
@@ -198,7 +198,7 @@ impl Run<'_> {
                 self.rejoin(c)
             }
             ChurnKind::ScaleOut => {
-                self.world.add_client(self.now, 0);
+                self.world.add_client(self.now, GroupNo::from_position(0));
                 true
             }
             ChurnKind::ScaleIn if members.len() > 2 => {

@@ -885,7 +885,10 @@ fn client_groups_reach_the_world_and_the_strategies() {
         })
         .collect();
     assert_eq!(seen, [(1, 100, Some(1)), (3, 900, Some(3))]);
-    let c2 = world.add_client(SimTime::ZERO, 1);
+    let c2 = world.add_client(
+        SimTime::ZERO,
+        crate::sim::scenario::GroupNo::from_position(1),
+    );
     assert_eq!(world.clients[c2].threads, 3);
     let state = world.cluster_state(&s).unwrap();
     let capacities: Vec<u32> = state.clients().iter().map(|c| c.capacity).collect();

@@ -260,7 +260,10 @@ impl World {
 
     /// The group named `name`, by position.
     pub(crate) fn group_named(&self, name: &str) -> Option<GroupNo> {
-        self.groups.iter().position(|g| g.name == name)
+        self.groups
+            .iter()
+            .position(|g| g.name == name)
+            .map(GroupNo::from_position)
     }
 
     /// A new member `c<n>` of `group` started at `now`, with the group's
@@ -269,7 +272,7 @@ impl World {
     pub(crate) fn add_client(&mut self, now: SimTime, group: GroupNo) -> ClientNo {
         let c = ClientNo::from_position(self.clients.len());
         let i = c.index();
-        let g = &self.groups[group];
+        let g = &self.groups[group.index()];
         self.clients.push(ClientSim {
             name: c.to_string(),
             group,

@@ -33,19 +33,23 @@ impl Scenario {
         // Outage restarts not yet applied, by (time, order of scheduling).
         let mut restarts: BTreeMap<(u64, usize), Vec<ClientNo>> = BTreeMap::new();
         let group_named = |name: &str, path: String, when: &str| -> Result<GroupNo, InputError> {
-            groups.iter().position(|g| g.name == name).ok_or_else(|| {
-                InputError::new(
-                    path,
-                    format!(
-                        "must name a group of cluster.groups ({}), got {name:?} at {when}",
-                        groups
-                            .iter()
-                            .map(|g| format!("{:?}", g.name))
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    ),
-                )
-            })
+            groups
+                .iter()
+                .position(|g| g.name == name)
+                .map(GroupNo::from_position)
+                .ok_or_else(|| {
+                    InputError::new(
+                        path,
+                        format!(
+                            "must name a group of cluster.groups ({}), got {name:?} at {when}",
+                            groups
+                                .iter()
+                                .map(|g| format!("{:?}", g.name))
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        ),
+                    )
+                })
         };
         let mut order: Vec<usize> = (0..self.events.len()).collect();
         order.sort_by_key(|&i| self.events[i].at_ms);
@@ -65,12 +69,12 @@ impl Scenario {
             }
             let live = members.iter().filter(|m| **m == Member::Live).count();
             let rack_of =
-                |k: ClientNo| cluster.client_rack(&groups[group_of[k.index()]], k.index());
+                |k: ClientNo| cluster.client_rack(&groups[group_of[k.index()].index()], k.index());
             match &event.kind {
                 EventKind::ScaleOut { count, group } => {
                     let g = match group {
                         Some(name) => group_named(name, at("group"), &when)?,
-                        None => 0,
+                        None => GroupNo::from_position(0),
                     };
                     let total = (members.len() as u64).saturating_add(u64::from(*count));
                     if total > MAX_CLIENTS {

@@ -3,6 +3,10 @@
 //! Reading one is `file.rs`; checking one is `check.rs`.
 
 use std::collections::BTreeMap;
+use std::fmt;
+
+use crate::model::ix::position;
+use crate::model::Ix;
 
 use crate::model::AssignmentConfig;
 
@@ -159,8 +163,11 @@ pub struct GroupSpec {
     pub disk_mb: Option<u64>,
 }
 
-/// The position of a group in [`ClusterSpec::groups`].
-pub type GroupNo = usize;
+position!(
+    /// The position of a group in [`ClusterSpec::groups`]: `cluster.groups[i]`.
+    pub GroupNo,
+    "group"
+);
 
 impl ClusterSpec {
     /// The client groups: those of the scenario, or one group `default` of
@@ -185,7 +192,10 @@ impl ClusterSpec {
 
     /// The group named `name`, by position.
     pub fn group_named(&self, name: &str) -> Option<GroupNo> {
-        self.groups().iter().position(|g| g.name == name)
+        self.groups()
+            .iter()
+            .position(|g| g.name == name)
+            .map(GroupNo::from_position)
     }
 
     /// The group of each client at time 0, in creation order: the first
@@ -194,7 +204,10 @@ impl ClusterSpec {
         let groups = self.groups();
         let mut out = Vec::new();
         for (g, group) in groups.iter().enumerate() {
-            out.extend(std::iter::repeat_n(g, group.clients as usize));
+            out.extend(std::iter::repeat_n(
+                GroupNo::from_position(g),
+                group.clients as usize,
+            ));
         }
         out
     }
