@@ -71,15 +71,16 @@ pub(crate) fn processors(world: &mut World, inputs: bool) -> Processing {
     if !inputs {
         return out;
     }
-    for c in world.clients.indices() {
-        let client = &world.clients[c];
+    // Clients read, tasks written: borrowed apart, so the step allocates
+    // nothing to walk a client's actives.
+    let (clients, tasks) = (&world.clients, &mut world.tasks);
+    for client in clients.iter() {
         if client.status != Status::Member {
             continue;
         }
         let Some(rate) = client.process_rate else {
-            let actives: Vec<TaskIx> = client.actives.iter().copied().collect();
-            for t in actives {
-                let task = &mut world.tasks[t];
+            for &t in &client.actives {
+                let task = &mut tasks[t];
                 if task.state == ActiveState::Running && task.backlog.get() > 0 {
                     out.flushed
                         .push(Segment::aged(task.input_rate.get(), task.backlog.get()));
@@ -90,7 +91,7 @@ pub(crate) fn processors(world: &mut World, inputs: bool) -> Processing {
         };
         let start = out.processors.len();
         for &t in &client.actives {
-            let task = &world.tasks[t];
+            let task = &tasks[t];
             if task.state == ActiveState::Running {
                 out.processors.push(Processor {
                     task: t,
@@ -101,7 +102,7 @@ pub(crate) fn processors(world: &mut World, inputs: bool) -> Processing {
             }
         }
         let mine = &mut out.processors[start..];
-        let cost = |p: &Processor| u64::from(world.tasks[p.task].process_cost_milli);
+        let cost = |p: &Processor| u64::from(tasks[p.task].process_cost_milli);
         // Demands and capacity in thread time: milli-records of cost 1 per
         // ms, × 1000.
         let demands: Vec<Option<u64>> = mine
