@@ -27,6 +27,11 @@ pub struct Task {
     pub racks: BTreeSet<String>,
     /// Racks holding replicas of the task's changelog partitions (KIP-925).
     pub changelog_racks: BTreeSet<String>,
+    /// Records per second arriving at the task's input partitions, as the
+    /// group leader observed them (from their end offsets between two
+    /// rebalances): the task's load. Read by `smooth` only; the other
+    /// strategies ignore it.
+    pub input_rate: Option<u64>,
 }
 
 impl Task {
@@ -41,6 +46,7 @@ impl Task {
             disk_mb: None,
             racks: BTreeSet::new(),
             changelog_racks: BTreeSet::new(),
+            input_rate: None,
         }
     }
 

@@ -142,6 +142,8 @@ pub(crate) struct TaskDoc {
         skip_serializing_if = "Vec::is_empty"
     )]
     pub changelog_racks: Vec<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub input_rate: Option<Number>,
 }
 
 /// One client.
@@ -399,6 +401,11 @@ impl TaskDoc {
                 .transpose()?,
             racks: self.racks.into_iter().collect(),
             changelog_racks: self.changelog_racks.into_iter().collect(),
+            input_rate: self
+                .input_rate
+                .as_ref()
+                .map(|n| integer(&at("input_rate"), n, 0, u64::MAX))
+                .transpose()?,
         })
     }
 }
@@ -564,6 +571,7 @@ impl StateDoc {
                 disk_mb: t.disk_mb.and_then(num),
                 racks: t.racks.iter().cloned().collect(),
                 changelog_racks: t.changelog_racks.iter().cloned().collect(),
+                input_rate: t.input_rate.and_then(num),
             })
             .collect();
         let clients = state
