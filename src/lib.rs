@@ -22,7 +22,7 @@
 //! # Features
 //! The core (`model`, every strategy in [`assignor`], [`assign()`] (assign
 //! and validate, as every front does), [`flow`], [`validate()`], [`metrics`],
-//! [`generate`], [`restore_rate`]) depends on petgraph, rand, rand_chacha,
+//! [`generate`], [`restore_rate`], [`input_rate`]) depends on petgraph, rand, rand_chacha,
 //! smallvec and thiserror only. The edges are features, all on by default:
 //! - `serde`: the JSON wire format, `wire` (serde, serde_json).
 //! - `sim`: the churn simulator, `sim` (implies `serde`; toml, rayon).
@@ -37,6 +37,7 @@ mod assign;
 pub mod assignor;
 pub mod flow;
 pub mod generate;
+pub mod input_rate;
 pub mod metrics;
 pub mod model;
 pub mod restore_rate;
