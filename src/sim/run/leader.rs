@@ -11,8 +11,8 @@ use std::collections::BTreeMap;
 use super::units::{MilliRecords, SimTime};
 use super::world::{ActiveState, ClientNo, World};
 use crate::model::{Client, ClusterState, InputError, IxVec, Lag, Task, TaskIx};
-use crate::restore_rate;
 use crate::sim::scenario::Scenario;
+use crate::{input_rate, restore_rate};
 
 /// Lags in records reported at one rebalance, by (client, task).
 type Lags = BTreeMap<(ClientNo, TaskIx), u64>;
@@ -20,11 +20,17 @@ type Lags = BTreeMap<(ClientNo, TaskIx), u64>;
 impl World {
     /// The state the group leader sees: members, their previous assignment,
     /// and sparse lags from their local stores.
-    pub(crate) fn cluster_state(&self, scenario: &Scenario) -> Result<ClusterState, InputError> {
+    /// `input_rates`: each task's input rate as the leader observed it
+    /// ([`InputObserver`]).
+    pub(crate) fn cluster_state(
+        &self,
+        scenario: &Scenario,
+        input_rates: &IxVec<TaskIx, Option<u64>>,
+    ) -> Result<ClusterState, InputError> {
         let tasks = self
             .tasks
-            .iter()
-            .map(|t| {
+            .iter_enumerated()
+            .map(|(ix, t)| {
                 let mut task = if t.stateful {
                     Task::stateful(t.id, t.end.floor_records().get())
                 } else {
@@ -40,6 +46,7 @@ impl World {
                 task.cpu = cpu;
                 task.ram_mb = ram_mb;
                 task.disk_mb = disk_mb;
+                task.input_rate = input_rates.get(ix).copied().flatten();
                 task
             })
             .collect();
@@ -107,6 +114,18 @@ impl World {
         lags
     }
 
+    /// The end offset of each task's source partitions at `now`, in records
+    /// (rounded down): what its input has received since the run began.
+    fn input_end_offsets(&self, now: SimTime) -> IxVec<TaskIx, u64> {
+        self.tasks
+            .iter()
+            .map(|task| {
+                let records = u128::from(task.input_rate.get()) * u128::from(now.get()) / 1000;
+                u64::try_from(records).unwrap_or(u64::MAX)
+            })
+            .collect()
+    }
+
     /// Each task's changelog end offset in records (rounded up), as the
     /// leader reads it at a rebalance.
     fn end_offsets(&self) -> IxVec<TaskIx, u64> {
@@ -167,6 +186,42 @@ impl RateObserver {
     }
 }
 
+/// The leader's memory of the input between rebalances, per run: the time
+/// of its sample of the source partitions' end offsets, the sample, and the
+/// observation in force. At a rebalance [`input_rate::observe`] gives each
+/// task's rate from the sample and the end offsets now; once it does (the
+/// sample is at least [`input_rate::MIN_WINDOW_MS`] old) the end offsets now
+/// become the sample. Never the scenario's rates: what the offsets show.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct InputObserver {
+    /// The sample: its time and each task's input end offset then.
+    sample: Option<(SimTime, IxVec<TaskIx, u64>)>,
+    /// The observation in force, by task (empty before the first).
+    observed: IxVec<TaskIx, Option<u64>>,
+}
+
+impl InputObserver {
+    /// Each task's input rate as the leader sees it at a rebalance at `now`.
+    pub(crate) fn observe(&mut self, world: &World, now: SimTime) -> &IxVec<TaskIx, Option<u64>> {
+        let ends = world.input_end_offsets(now);
+        match &self.sample {
+            None => self.sample = Some((now, ends)),
+            Some((then, before)) => {
+                let elapsed = now.since(*then).get();
+                if elapsed >= input_rate::MIN_WINDOW_MS {
+                    self.observed = before
+                        .iter()
+                        .zip(ends.iter())
+                        .map(|(&b, &e)| input_rate::observe(b, e, elapsed))
+                        .collect();
+                    self.sample = Some((now, ends));
+                }
+            }
+        }
+        &self.observed
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use std::collections::BTreeSet;
@@ -187,7 +242,7 @@ mod tests {
         )
         .unwrap_or_else(|e| panic!("{e}"));
         let world = World::new(&s, 1).unwrap();
-        let state = world.cluster_state(&s).unwrap();
+        let state = world.cluster_state(&s, &IxVec::new()).unwrap();
         let set = |racks: &[&str]| -> BTreeSet<String> {
             racks.iter().map(|r| (*r).to_string()).collect()
         };
