@@ -7,13 +7,18 @@
 //! Records appended to a task's source partitions between the two
 //! rebalances, `E1 − E0` (their end offsets summed over the task's source
 //! partitions), over the time between them: `(E1 − E0) × 1000 / Δt_ms`
-//! records per second, rounded to the nearest. Samples less than
-//! [`MIN_WINDOW_MS`] apart give no observation (a cooperative second round a
-//! moment after the first would see a few records, or none): a leader keeps
-//! its earlier sample, and the observation it made from it, until a later
-//! rebalance is far enough. End offsets that went back (a partition deleted
-//! and re-created, a topic the task no longer reads) give none either: the
-//! task's load is then unknown, not 0.
+//! records per second, rounded to the nearest. End offsets that went back
+//! (a partition deleted and re-created, a topic the task no longer reads)
+//! give no observation: the task's load is then unknown, not 0.
+//!
+//! A sample less than [`MIN_WINDOW_MS`] old gives none either (a cooperative
+//! second round a moment after the first would see a few records, or none),
+//! so a leader keeps its samples: at a rebalance it observes from the newest
+//! sample at least that old, then keeps the end offsets now as a sample if
+//! they are at least that much newer than its newest one (or it has none),
+//! and drops the samples older than the one it used. After its first
+//! [`MIN_WINDOW_MS`] every rebalance has an observation, over at least that
+//! long.
 
 /// The shortest time between two samples that gives an observation: 10 s.
 pub const MIN_WINDOW_MS: u64 = 10_000;

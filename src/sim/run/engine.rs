@@ -252,7 +252,7 @@ impl<'a> Run<'a> {
         let input_rates = self.input_observer.observe(&self.world, self.now);
         let state = self
             .world
-            .cluster_state(self.scenario, input_rates)
+            .cluster_state(self.scenario, &input_rates)
             .and_then(|state| state.with_observed_restore_rate(rate))
             .map_err(|e| self.error(vec![format!("the simulator built a bad state: {e}")]))?;
         let plan = match assign(self.assignor, &state) {

@@ -186,39 +186,44 @@ impl RateObserver {
     }
 }
 
-/// The leader's memory of the input between rebalances, per run: the time
-/// of its sample of the source partitions' end offsets, the sample, and the
-/// observation in force. At a rebalance [`input_rate::observe`] gives each
-/// task's rate from the sample and the end offsets now; once it does (the
-/// sample is at least [`input_rate::MIN_WINDOW_MS`] old) the end offsets now
-/// become the sample. Never the scenario's rates: what the offsets show.
+/// The leader's memory of the input between rebalances, per run: its
+/// samples of the source partitions' end offsets, by time, kept and used as
+/// [`input_rate`]'s rule says (observe from the newest at least
+/// [`input_rate::MIN_WINDOW_MS`] old). Never the scenario's rates: what the
+/// offsets show.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct InputObserver {
-    /// The sample: its time and each task's input end offset then.
-    sample: Option<(SimTime, IxVec<TaskIx, u64>)>,
-    /// The observation in force, by task (empty before the first).
-    observed: IxVec<TaskIx, Option<u64>>,
+    /// The samples kept, oldest first: a time and each task's input end
+    /// offset then.
+    samples: Vec<(SimTime, IxVec<TaskIx, u64>)>,
 }
 
 impl InputObserver {
-    /// Each task's input rate as the leader sees it at a rebalance at `now`.
-    pub(crate) fn observe(&mut self, world: &World, now: SimTime) -> &IxVec<TaskIx, Option<u64>> {
+    /// Each task's input rate as the leader sees it at a rebalance at `now`
+    /// (`None` each before the first window).
+    pub(crate) fn observe(&mut self, world: &World, now: SimTime) -> IxVec<TaskIx, Option<u64>> {
         let ends = world.input_end_offsets(now);
-        match &self.sample {
-            None => self.sample = Some((now, ends)),
-            Some((then, before)) => {
+        let old_enough = |t: SimTime| now.since(t).get() >= input_rate::MIN_WINDOW_MS;
+        let base = self.samples.iter().rposition(|&(t, _)| old_enough(t));
+        let rates = match base {
+            Some(i) => {
+                let (then, before) = &self.samples[i];
                 let elapsed = now.since(*then).get();
-                if elapsed >= input_rate::MIN_WINDOW_MS {
-                    self.observed = before
-                        .iter()
-                        .zip(ends.iter())
-                        .map(|(&b, &e)| input_rate::observe(b, e, elapsed))
-                        .collect();
-                    self.sample = Some((now, ends));
-                }
+                before
+                    .iter()
+                    .zip(ends.iter())
+                    .map(|(&b, &e)| input_rate::observe(b, e, elapsed))
+                    .collect()
             }
+            None => IxVec::from_elem(None, ends.len()),
+        };
+        if let Some(i) = base {
+            self.samples.drain(..i);
         }
-        &self.observed
+        if self.samples.last().is_none_or(|&(t, _)| old_enough(t)) {
+            self.samples.push((now, ends));
+        }
+        rates
     }
 }
 
@@ -227,6 +232,32 @@ mod tests {
     use std::collections::BTreeSet;
 
     use super::*;
+
+    /// The leader observes each task's input from its end offsets, from the
+    /// newest sample at least 10 s old, none before the first 10 s.
+    #[test]
+    fn the_input_rate_comes_from_samples_at_least_ten_seconds_apart() {
+        let s = Scenario::from_toml(
+            "name = \"w\"\nseed = 1\nduration = \"1h\"\n\
+             [cluster]\nclients = 2\nrestore_rate = 100\n\
+             [[subtopologies]]\npartitions = 2\ninput_rate = 300\ninput_skew = \"hot\"\nhot_partitions = 1\nhot_factor = 2\n",
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        let world = World::new(&s, 1).unwrap();
+        let truth: Vec<u64> = world.tasks.iter().map(|t| t.input_rate.get()).collect();
+        assert!(truth[0] != truth[1], "{truth:?}");
+        let mut leader = InputObserver::default();
+        let at = |s: u64| SimTime::new(s * 1000);
+        let none = IxVec::from_elem(None, 2);
+        assert_eq!(leader.observe(&world, at(0)), none);
+        assert_eq!(leader.observe(&world, at(5)), none);
+        let want: IxVec<TaskIx, Option<u64>> = truth.iter().map(|&r| Some(r)).collect();
+        for t in [10, 10, 12, 19, 20, 31] {
+            assert_eq!(leader.observe(&world, at(t)), want, "at {t} s");
+        }
+        // Samples kept: the newest used (20 s) and 31 s.
+        assert_eq!(leader.samples.len(), 2);
+    }
 
     /// Five clients, racks r1..r3 with replication factor 2, zones z1 and z2,
     /// stated resources; subtopology 0 stateful (2 tasks), 1 stateless (2).
