@@ -78,12 +78,18 @@ public final class CountApp {
     }
 
     /**
-     * Runs one instance: {@code bootstrap app input output stateDir assignor lifetimeSeconds}.
+     * Runs one instance: {@code bootstrap app input output stateDir assignor lifetimeSeconds}, then any further
+     * Streams settings as {@code key=value}.
      *
      * @param args as above
      */
     public static void main(final String[] args) throws Exception {
-        final KafkaStreams streams = new KafkaStreams(topology(args[2], args[3]), config(args[0], args[1], args[4], args[5]));
+        final Properties config = config(args[0], args[1], args[4], args[5]);
+        for (int i = 7; i < args.length; i++) {
+            final String[] setting = args[i].split("=", 2);
+            config.put(setting[0], setting[1]);
+        }
+        final KafkaStreams streams = new KafkaStreams(topology(args[2], args[3]), config);
         streams.setStateListener((now, before) -> {
             Timeline.event("state", before + " " + now);
             if (now == KafkaStreams.State.RUNNING) {

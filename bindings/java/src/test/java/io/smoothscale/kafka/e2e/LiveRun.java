@@ -39,6 +39,7 @@ final class LiveRun implements AutoCloseable {
     private final String bootstrap;
     private final String app;
     private final Workload load;
+    private final Map<String, String> settings;
     private final List<Instance> instances = new ArrayList<>();
     private final List<TimelineReport.Scripted> scripted = new ArrayList<>();
     private final int initial;
@@ -47,7 +48,14 @@ final class LiveRun implements AutoCloseable {
 
     /** Creates the topics, preloads them and starts {@code initial} instances, waiting until they run. */
     LiveRun(final String scenario, final String assignor, final String bootstrap, final int initial) throws Exception {
+        this(scenario, assignor, bootstrap, initial, Map.of());
+    }
+
+    /** As {@link #LiveRun(String, String, String, int)}, each instance with the further Streams {@code settings}. */
+    LiveRun(final String scenario, final String assignor, final String bootstrap, final int initial,
+            final Map<String, String> settings) throws Exception {
         this.scenario = scenario;
+        this.settings = Map.copyOf(settings);
         this.assignor = assignor;
         this.bootstrap = bootstrap;
         this.initial = initial;
@@ -68,7 +76,7 @@ final class LiveRun implements AutoCloseable {
     }
 
     private Instance add() throws IOException {
-        final Instance instance = Instance.start(bootstrap, app, load.input(), load.output(), assignor);
+        final Instance instance = Instance.start(bootstrap, app, load.input(), load.output(), assignor, settings);
         instances.add(instance);
         return instance;
     }
