@@ -158,6 +158,9 @@ fn random_state(seed: u64) -> ClusterState {
                 task.ram_mb = Some(number(&mut rng));
                 task.disk_mb = Some(number(&mut rng));
             }
+            if rng.random_bool(0.5) {
+                task.input_rate = Some(number(&mut rng));
+            }
             task
         })
         .collect();
@@ -418,6 +421,31 @@ fn disk_mb_is_a_whole_number_of_mib() {
         (s.tasks()[0].disk_mb, s.clients()[0].disk_mb),
         (Some(0), Some(512))
     );
+}
+
+/// `input_rate`: records per second, a whole number, 0 or more; optional,
+/// and written back as read.
+#[test]
+fn input_rate_is_a_whole_number_of_records_per_second() {
+    for bad in ["-1", "1.5", "\"fast\""] {
+        let e = reject(&format!(
+            r#"{{"tasks": [{{"id": "0_0", "input_rate": {bad}}}]}}"#
+        ));
+        assert_eq!(e.path, "tasks[0].input_rate", "{e}");
+    }
+    let e = reject(r#"{"tasks": [{"id": "0_0", "input_rate": 2.5}]}"#);
+    assert!(e.message.contains("2.5"), "{e}");
+    let s = read(
+        r#"{"tasks": [{"id": "0_0", "input_rate": 120}, {"id": "0_1", "input_rate": null}, {"id": "0_2"}]}"#,
+    );
+    let rates: Vec<Option<u64>> = s.tasks().iter().map(|t| t.input_rate).collect();
+    assert_eq!(rates, [Some(120), None, None]);
+    let text = smoothscale::wire::state_to_json(&s);
+    assert!(
+        text.contains(r#""input_rate":120"#) || text.contains(r#""input_rate": 120"#),
+        "{text}"
+    );
+    assert_eq!(text.matches("input_rate").count(), 1, "{text}");
 }
 
 #[test]

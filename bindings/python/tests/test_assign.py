@@ -46,6 +46,8 @@ BAD_STATES = [
     (_state(config={"num_standby_replicas": -1}), "config.num_standby_replicas"),
     (_state(config={"max_warmup_replicas": 0}), "config.max_warmup_replicas"),
     (_state(colour="blue"), "colour"),
+    (_state(tasks=[{"id": "0_0", "input_rate": -5}]), "tasks[0].input_rate"),
+    (_state(tasks=[{"id": "0_0", "input_rate": 2.5}]), "tasks[0].input_rate"),
     ({"clients": "a", "tasks": []}, "clients"),
 ]
 
@@ -90,3 +92,21 @@ def test_states_that_are_not_json_raise_value_error(state, says):
 def test_an_unknown_strategy_names_the_known_ones():
     with pytest.raises(ValueError, match=r"^strategy must be one of kip441, .*got \"nope\"$"):
         smoothscale.assign(_state(), strategy="nope")
+
+
+def test_smooth_reads_input_rates():
+    # Two clients with two stateless tasks each, both hot ones on a: with the
+    # observed input rates smooth swaps a hot and a cold one, so that each
+    # client runs one hot task; without them the counts are already even.
+    rates = {"0_0": 900, "0_1": 10, "0_2": 900, "0_3": 10}
+    clients = [
+        {"id": "a", "previous_active": ["0_0", "0_2"]},
+        {"id": "b", "previous_active": ["0_1", "0_3"]},
+    ]
+
+    def hot_per_client(tasks):
+        plan = smoothscale.assign({"clients": clients, "tasks": tasks}, strategy="smooth")
+        return [sum(rates[t] > 100 for t in c["active"]) for c in plan["clients"]]
+
+    assert hot_per_client([{"id": t, "input_rate": r} for t, r in rates.items()]) == [1, 1]
+    assert hot_per_client([{"id": t} for t in rates]) == [2, 0]

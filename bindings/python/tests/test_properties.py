@@ -75,6 +75,7 @@ def shapes(mostly):
         optional={
             "stateful": mostly(st.booleans()),
             "end_offset": mostly(st.integers(-1, 10**9)),
+            "input_rate": mostly(st.integers(-1, 10**6)),
             "ram_mb": mostly(st.integers(0, 4096)),
             "cpu": mostly(st.floats(0, 4)),
             "racks": mostly(st.lists(st.sampled_from(["r1", "r2"]), max_size=2)),

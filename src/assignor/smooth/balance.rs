@@ -191,11 +191,11 @@ fn transfer(work: &mut Work<'_>, donor: ClientIx, receiver: ClientIx, budget: us
         if !movable(work, t, donor, receiver) {
             continue;
         }
-        if lag.is_caught_up(acceptable) {
+        let restore = lag.restore_records(work.end_offset(t));
+        if lag.is_caught_up(acceptable) || restores_in_a_pause(work, restore) {
             work.move_active(t, receiver);
             return true;
         }
-        let restore = lag.restore_records(work.end_offset(t));
         if best.is_none_or(|(r, b)| (restore, t) < (r, b)) {
             best = Some((restore, t));
         }
@@ -255,6 +255,20 @@ fn shed_stateless(work: &mut Work<'_>, donor: ClientIx, receiver: ClientIx) -> b
         }
         None => false,
     }
+}
+
+/// How long a copy may take to restore, at the observed restore rate, and
+/// still move at once: about what a rebalance pauses a moved task (Kafka
+/// Streams' defaults give a few seconds), so restoring it costs no more than
+/// the follow-up rebalance a warm-up would need.
+const SHORT_RESTORE_MS: u64 = 2_000;
+
+/// Whether `restore` records take at most [`SHORT_RESTORE_MS`] at the
+/// observed restore rate (never without an observation).
+fn restores_in_a_pause(work: &Work<'_>, restore: u64) -> bool {
+    work.state.observed_restore_rate().is_some_and(|rate| {
+        u128::from(restore) * 1000 <= u128::from(rate) * u128::from(SHORT_RESTORE_MS)
+    })
 }
 
 /// Warm-ups of the previous plan that are still restoring, kept where their
