@@ -54,6 +54,7 @@ pub(super) fn place(work: &mut Work<'_>, holders: &IxVec<TaskIx, Vec<ClientIx>>)
             work.place(t, c);
         }
     }
+    work.total.index();
     for t in stateless {
         let c = work.total.least_loaded(|_| false).expect("a client");
         work.place(t, c);

@@ -36,6 +36,7 @@ pub(super) fn even_input(work: &mut Work<'_>) {
     if work.weight.is_none() {
         return;
     }
+    work.input.index();
     for _ in work.tasks() {
         let Some(a) = work.input.most_loaded(|_| false) else {
             return;

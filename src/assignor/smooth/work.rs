@@ -49,7 +49,11 @@ pub(super) struct Measure {
     /// `⌈n·k/K⌉` (k its threads, K all threads); unbounded for the input.
     pub bounds: IxVec<ClientIx, (u64, u64)>,
     capacity: IxVec<ClientIx, u32>,
+    /// The clients by load per thread, while `indexed`.
     by_load: BTreeSet<(u128, ClientIx)>,
+    /// Whether `by_load` is kept: a measure no pass reads yet keeps its
+    /// loads only ([`Measure::index`] builds it).
+    indexed: bool,
 }
 
 impl Measure {
@@ -72,13 +76,23 @@ impl Measure {
 
     fn with_bounds(state: &ClusterState, bounds: IxVec<ClientIx, (u64, u64)>) -> Measure {
         let capacity: IxVec<ClientIx, u32> = state.clients().iter().map(|c| c.capacity).collect();
-        let by_load = capacity.indices().map(|c| (0, c)).collect();
         Measure {
             load: IxVec::from_elem(0, capacity.len()),
             bounds,
             capacity,
-            by_load,
+            by_load: BTreeSet::new(),
+            indexed: false,
         }
+    }
+
+    /// Builds the index by load (O(C log C)) and keeps it from now on.
+    pub fn index(&mut self) {
+        self.by_load = self
+            .load
+            .indices()
+            .map(|c| (self.per_thread(c), c))
+            .collect();
+        self.indexed = true;
     }
 
     /// Client `c`'s load per thread, exactly comparable.
@@ -92,9 +106,13 @@ impl Measure {
     }
 
     fn set(&mut self, c: ClientIx, load: u64) {
-        self.by_load.remove(&(self.per_thread(c), c));
+        if self.indexed {
+            self.by_load.remove(&(self.per_thread(c), c));
+        }
         self.load[c] = load;
-        self.by_load.insert((self.per_thread(c), c));
+        if self.indexed {
+            self.by_load.insert((self.per_thread(c), c));
+        }
     }
 
     fn add(&mut self, c: ClientIx, w: u64) {
@@ -125,8 +143,9 @@ impl Measure {
         self.load[c] < self.bounds[c].0
     }
 
-    /// The clients from the least loaded up; ties by id.
+    /// The clients from the least loaded up; ties by id. (Indexed only.)
     pub fn ascending(&self) -> impl Iterator<Item = ClientIx> + '_ {
+        debug_assert!(self.indexed);
         self.by_load.iter().map(|&(_, c)| c)
     }
 
@@ -136,7 +155,9 @@ impl Measure {
     }
 
     /// The most loaded client `skip` does not reject; ties by the highest id.
+    /// (Indexed only.)
     pub fn most_loaded(&self, skip: impl Fn(ClientIx) -> bool) -> Option<ClientIx> {
+        debug_assert!(self.indexed);
         self.by_load
             .iter()
             .rev()
@@ -169,12 +190,14 @@ impl<'a> Work<'a> {
         let clients = state.clients().len();
         let tasks = state.tasks().len();
         let stateful = state.stateful_flags().iter().filter(|&&s| s).count();
+        let mut counted = Measure::counting(state, stateful);
+        counted.index();
         Work {
             state,
             owner: IxVec::from_elem(None, tasks),
             warmup: IxVec::from_elem(None, tasks),
             weight: weights(state),
-            stateful: Measure::counting(state, stateful),
+            stateful: counted,
             total: Measure::counting(state, tasks),
             input: Measure::unbounded(state),
             stateless_on: IxVec::from_elem(BTreeSet::new(), clients),
