@@ -6,6 +6,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -28,16 +30,19 @@ final class Instance {
         this.logs = logs;
     }
 
-    /** Starts an instance with its own state directory. */
+    /** Starts an instance with its own state directory and the further Streams {@code settings}. */
     static Instance start(final String bootstrap, final String app, final String input, final String output,
-                          final String assignor) throws IOException {
+                          final String assignor, final Map<String, String> settings) throws IOException {
         final Path home = Files.createTempDirectory("smoothscale-e2e-instance");
         final String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        final Instance instance = new Instance(List.of(java, "-Xmx256m", "-cp", System.getProperty("java.class.path"),
+        final List<String> command = new ArrayList<>(List.of(java, "-Xmx256m", "-cp",
+            System.getProperty("java.class.path"),
             "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
             "-Dorg.slf4j.simpleLogger.log.io.smoothscale=info",
             CountApp.class.getName(), bootstrap, app, input, output, home.resolve("state").toString(), assignor,
-            Long.toString(LIFETIME_S)), home);
+            Long.toString(LIFETIME_S)));
+        new TreeMap<>(settings).forEach((k, v) -> command.add(k + "=" + v));
+        final Instance instance = new Instance(List.copyOf(command), home);
         instance.launch();
         return instance;
     }
