@@ -9,7 +9,7 @@
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
-use jni::objects::{JByteArray, JClass, JObject, JObjectArray, JString};
+use jni::objects::{JByteArray, JClass, JLongArray, JObject, JObjectArray, JString};
 use jni::sys::{jint, jlong};
 use jni::JNIEnv;
 
@@ -71,6 +71,20 @@ fn bytes(env: &mut JNIEnv<'_>, array: &JByteArray<'_>, what: &str) -> Result<Vec
 fn java_bytes<'l>(env: &mut JNIEnv<'l>, bytes: &[u8]) -> Result<JByteArray<'l>, Failure> {
     env.byte_array_from_slice(bytes)
         .map_err(|e| Failure::bug(format!("cannot return {} bytes to Java: {e}", bytes.len())))
+}
+
+/// A rate for Java: records per second, `−1` for none, `Long.MAX_VALUE` past
+/// it.
+fn java_rate(rate: Option<u64>) -> jlong {
+    rate.map_or(-1, |r| jlong::try_from(r).unwrap_or(jlong::MAX))
+}
+
+fn java_longs<'l>(env: &mut JNIEnv<'l>, values: &[jlong]) -> Result<JLongArray<'l>, Failure> {
+    let len = jint::try_from(values.len()).map_err(Failure::bug)?;
+    let array = env.new_long_array(len).map_err(Failure::bug)?;
+    env.set_long_array_region(&array, 0, values)
+        .map_err(Failure::bug)?;
+    Ok(array)
 }
 
 /// `static native String[] strategies()`.
@@ -142,8 +156,27 @@ pub extern "system" fn Java_io_smoothscale_kafka_NativeBridge_observeRestoreRate
 ) -> jlong {
     guarded(&mut env, -1, |env| {
         let observation = bytes(env, &observation, "observation")?;
-        let rate = crate::observe_restore_rate(&observation)?;
-        Ok(rate.map_or(-1, |r| jlong::try_from(r).unwrap_or(jlong::MAX)))
+        Ok(java_rate(crate::observe_restore_rate(&observation)?))
+    })
+}
+
+/// `static native long[] inputRates(byte[] state)`: the input rate the core
+/// reads for each task of the state message, in its task order, −1 where
+/// unknown.
+#[allow(unsafe_code)]
+#[no_mangle]
+pub extern "system" fn Java_io_smoothscale_kafka_NativeBridge_inputRates<'l>(
+    mut env: JNIEnv<'l>,
+    _class: JClass<'l>,
+    state: JByteArray<'l>,
+) -> JLongArray<'l> {
+    guarded(&mut env, JLongArray::default(), |env| {
+        let state = bytes(env, &state, "state")?;
+        let rates: Vec<jlong> = crate::input_rates(&state)?
+            .into_iter()
+            .map(java_rate)
+            .collect();
+        java_longs(env, &rates)
     })
 }
 

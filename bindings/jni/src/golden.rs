@@ -36,16 +36,20 @@ fn t(subtopology: u32, partition: u32) -> TaskId {
 
 /// What `state.bin` holds (Java's `CrossingFixturesTest.state()` builds the
 /// same as a Kafka `ApplicationState`): every field of the state message.
+/// Input rates: 250 and 40 records/s, as the encoder writes them (offsets 0
+/// then the rate, over 1 s), and one task's unknown.
 fn fixture_state() -> ClusterState {
     let set = |names: &[&str]| names.iter().map(|s| s.to_string()).collect::<BTreeSet<_>>();
     let mut t00 = Task::stateful(t(0, 0), 1_000);
     t00.racks = set(&["r1", "r2"]);
     t00.changelog_racks = set(&["r2"]);
+    t00.input_rate = Some(250);
     let mut t01 = Task::stateful(t(0, 1), 500);
     t01.racks = set(&["r1"]);
     t01.changelog_racks = set(&["r1", "r2"]);
     let mut t10 = Task::stateless(t(1, 0));
     t10.racks = set(&["r2"]);
+    t10.input_rate = Some(40);
     let config = AssignmentConfig {
         num_standby_replicas: 1,
         acceptable_recovery_lag: 100,
@@ -86,6 +90,9 @@ fn state_bin_decodes_to_the_fixture_state_and_rust_writes_its_bytes() {
     assert_eq!(decoded.state.tasks(), want.tasks());
     assert_eq!(decoded.state.clients(), want.clients());
     assert_eq!(decoded.state.observed_restore_rate(), Some(12_345));
+    let rates: Vec<_> = decoded.state.tasks().iter().map(|t| t.input_rate).collect();
+    assert_eq!(rates, [Some(250), None, Some(40)]);
+    assert_eq!(crate::input_rates(&bytes), Ok(rates));
     assert_eq!(decoded.message_index_of_task, [0, 1, 2]);
     assert_eq!(state::encode(&want), bytes);
 }

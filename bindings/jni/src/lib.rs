@@ -7,7 +7,8 @@
 //! strategy, then `validate` with its claims: the one entry every front
 //! uses), and answers one byte array ([`plan`]). The leader's observed
 //! restore rate is the core's rule too ([`observe_restore_rate`],
-//! [`observation`]).
+//! [`observation`]), and so is each task's input rate, read from the state
+//! message ([`input_rates`] answers what the core read).
 //!
 //! Every failure is a [`Failure`]: the caller's input ([`Failure::Input`]:
 //! an unknown strategy or preset, a malformed message, an invalid state, an
@@ -147,6 +148,32 @@ pub fn check_handout(bytes: &[u8]) -> Result<Option<String>, Failure> {
 /// [`Failure::Input`]: a malformed message. [`Failure::Bug`]: a panic.
 pub fn observe_restore_rate(bytes: &[u8]) -> Result<Option<u64>, Failure> {
     contain(|| Ok(observation::decode(bytes)?.observe()))
+}
+
+/// The input rate the core reads for each task of the state message `bytes`
+/// (`Task::input_rate`, by `smoothscale::input_rate::observe` from the
+/// leader's input offsets, [`state`]), in the message's task order: records
+/// per second, `None` where unknown.
+///
+/// # Errors
+/// [`Failure::Input`]: a malformed message or invalid state, as [`assign`].
+/// [`Failure::Bug`]: a panic.
+pub fn input_rates(bytes: &[u8]) -> Result<Vec<Option<u64>>, Failure> {
+    contain(|| {
+        let decoded = state::decode(bytes)?;
+        let mut rates = vec![None; decoded.message_index_of_task.len()];
+        for (task, &index) in decoded
+            .state
+            .tasks()
+            .iter()
+            .zip(&decoded.message_index_of_task)
+        {
+            if let Some(slot) = usize::try_from(index).ok().and_then(|i| rates.get_mut(i)) {
+                *slot = task.input_rate;
+            }
+        }
+        Ok(rates)
+    })
 }
 
 /// The state message of the `smoothscale generate` preset `name` with `seed`

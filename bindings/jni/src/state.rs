@@ -3,9 +3,15 @@
 //! `smoothscale generate` presets to Java's benchmarks this way). The encoder
 //! writes the bytes Java's `StateEncoder` writes for the same state: both are
 //! held to the fixture `bindings/crossing/state.bin`.
+//!
+//! A task's input rate crosses as what the group leader read: the end offset
+//! sum of its source partitions now and at its previous rebalance, and the
+//! time between; the decoder applies the core's rule
+//! ([`smoothscale::input_rate::observe`]), so the rule is not in Java.
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use smoothscale::input_rate;
 use smoothscale::model::{
     AssignmentConfig, Client, ClientId, ClusterState, Lag, RackAwareStrategy, Task, TaskId,
 };
@@ -15,15 +21,22 @@ use crate::Failure;
 
 /// "SMS1" as a little-endian `u32`: the first four bytes of a state message.
 pub const STATE_MAGIC: u32 = u32::from_le_bytes(*b"SMS1");
-/// The state format version this library reads and writes (2: the observed
-/// restore rate closes the message).
-pub const VERSION: u32 = 2;
+/// The state format version this library reads and writes (3: the leader's
+/// input offsets, now per task and then in its memory, after the observed
+/// restore rate of version 2).
+pub const VERSION: u32 = 3;
 /// Kafka's `Task.LATEST_OFFSET`: the client runs the task as a caught-up active.
 pub const LAG_RUNNING: i64 = -2;
 /// Kafka's `UNKNOWN_OFFSET_SUM`: the client's position is unknown.
 pub const LAG_UNKNOWN: i64 = -3;
 /// No string (a client without a rack or host), no cost set.
 pub const ABSENT: i32 = -1;
+/// No count: an input offset sum or an elapsed time the leader does not know.
+pub const UNKNOWN: i64 = -1;
+/// The time [`encode`] writes between the two input offset sums of a state
+/// with input rates: a rate `r` goes as sums `0` then `r`, which the rule
+/// reads back as `r` records per second.
+pub const ENCODED_ELAPSED_MS: i64 = 1_000;
 
 /// A decoded state, with what is needed to answer in the sender's indices.
 pub struct Decoded {
@@ -97,8 +110,9 @@ fn read(r: &mut Reader<'_>) -> Result<Parts, FormatError> {
         )?;
         config.rack_aware_assignment_tags.push(key);
     }
-    let task_count = r.count(&|| "tasks".into(), 25)?;
+    let task_count = r.count(&|| "tasks".into(), 33)?;
     let mut tasks = Vec::with_capacity(task_count);
+    let mut offsets_now = Vec::with_capacity(task_count);
     for i in 0..task_count {
         let field = |name: &str| format!("tasks[{i}].{name}");
         let subtopology = r.u32(&|| field("subtopology"))?;
@@ -116,6 +130,7 @@ fn read(r: &mut Reader<'_>) -> Result<Parts, FormatError> {
             }
         };
         let end_offset = r.non_negative(&|| field("end_offset"))?;
+        offsets_now.push(known(r, &|| field("input_offsets_now"))?);
         let mut task = Task::stateful(TaskId::new(subtopology, partition), end_offset);
         task.stateful = stateful;
         for (name, set) in [
@@ -179,8 +194,30 @@ fn read(r: &mut Reader<'_>) -> Result<Parts, FormatError> {
             ))
         }
     };
+    let elapsed_ms = known(r, &|| "input_elapsed_ms".into())?;
+    for (i, (task, now)) in tasks.iter_mut().zip(offsets_now).enumerate() {
+        let then = known(r, &|| format!("tasks[{i}].input_offsets_then"))?;
+        if let (Some(then), Some(now), Some(elapsed_ms)) = (then, now, elapsed_ms) {
+            task.input_rate = input_rate::observe(then, now, elapsed_ms);
+        }
+    }
     r.finish()?;
     Ok((config, tasks, clients, rate))
+}
+
+/// A count the sender may not know: at least 0, or [`UNKNOWN`] (`None`).
+fn known(r: &mut Reader<'_>, field: &dyn Fn() -> String) -> Result<Option<u64>, FormatError> {
+    let at = r.offset();
+    match r.i64(field)? {
+        UNKNOWN => Ok(None),
+        v => u64::try_from(v).map(Some).map_err(|_| {
+            r.error(
+                field(),
+                at,
+                format!("must be -1 (unknown) or at least 0, got {v}"),
+            )
+        }),
+    }
 }
 
 fn read_config(r: &mut Reader<'_>) -> Result<AssignmentConfig, FormatError> {
@@ -315,7 +352,11 @@ fn read_lags(
 /// racks, tags: all strings go through one table, in the order Java's
 /// `StateEncoder` first uses them (each task's input then changelog racks;
 /// each client's rack, host, then tags by key; then the configuration's tag
-/// keys), so that both sides write the same bytes for the same state.
+/// keys), so that both sides write the same bytes for the same state. A
+/// task's input rate `r` goes as input offsets `0` then `r` over
+/// [`ENCODED_ELAPSED_MS`] (the rule reads back `r`), an unknown one as
+/// unknown offsets; with no input rate at all, the elapsed time is unknown
+/// too.
 pub fn encode(state: &ClusterState) -> Vec<u8> {
     let config = state.config();
     let mut strings = Strings::default();
@@ -371,6 +412,7 @@ pub fn encode(state: &ClusterState) -> Vec<u8> {
         w.u32(t.id.partition);
         w.u8(u8::from(t.stateful));
         w.i64(clamp_i64(t.end_offset));
+        w.i64(t.input_rate.map_or(UNKNOWN, clamp_i64));
         for set in [&t.racks, &t.changelog_racks] {
             w.count(set.len());
             set.iter().for_each(|s| w.u32(sidx(s)));
@@ -405,6 +447,15 @@ pub fn encode(state: &ClusterState) -> Vec<u8> {
         }
     }
     w.i64(state.observed_restore_rate().map_or(ABSENT_RATE, clamp_i64));
+    let any_rate = state.tasks().iter().any(|t| t.input_rate.is_some());
+    w.i64(if any_rate {
+        ENCODED_ELAPSED_MS
+    } else {
+        UNKNOWN
+    });
+    for t in state.tasks() {
+        w.i64(t.input_rate.map_or(UNKNOWN, |_| 0));
+    }
     w.into_bytes()
 }
 

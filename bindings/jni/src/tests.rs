@@ -49,6 +49,109 @@ fn a_state_survives_the_round_trip() {
     let observed = state.with_observed_restore_rate(Some(12_345)).unwrap();
     let decoded = state::decode(&state::encode(&observed)).unwrap();
     assert_eq!(decoded.state.observed_restore_rate(), Some(12_345));
+    let loaded = with_input_rates(&small_state(), [Some(0), None, Some(u64::MAX)]);
+    let decoded = state::decode(&state::encode(&loaded)).unwrap();
+    // A rate past i64::MAX crosses as i64::MAX, as every count does.
+    let rates: Vec<_> = decoded.state.tasks().iter().map(|t| t.input_rate).collect();
+    assert_eq!(rates, [Some(0), None, Some(i64::MAX as u64)]);
+}
+
+/// `state` with the input rates `rates`, in its task order.
+fn with_input_rates(state: &ClusterState, rates: [Option<u64>; 3]) -> ClusterState {
+    let mut tasks = state.tasks().to_vec();
+    for (t, rate) in tasks.iter_mut().zip(rates) {
+        t.input_rate = rate;
+    }
+    ClusterState::new(state.config().clone(), tasks, state.clients().to_vec()).unwrap()
+}
+
+/// The message's last `8 × (tasks + 1)` bytes: the leader's input elapsed
+/// time, then each task's input offsets then.
+fn set_input_memory(bytes: &mut [u8], elapsed_ms: i64, then: &[i64]) {
+    let mut at = bytes.len() - 8 * (then.len() + 1);
+    for v in std::iter::once(elapsed_ms).chain(then.iter().copied()) {
+        bytes[at..at + 8].copy_from_slice(&v.to_le_bytes());
+        at += 8;
+    }
+}
+
+/// Where the 8 bytes of `v` stand in `bytes` (once).
+fn position_of(bytes: &[u8], v: i64) -> usize {
+    let needle = v.to_le_bytes();
+    let at: Vec<usize> = (0..bytes.len() - 7)
+        .filter(|&i| bytes[i..i + 8] == needle)
+        .collect();
+    assert_eq!(at.len(), 1, "{v} stands at {at:?}");
+    at[0]
+}
+
+#[test]
+fn input_rates_are_the_cores_rule_on_the_leaders_offsets() {
+    // Task order of `small_state`: 0_0, 0_1, 0_2; the encoder writes a rate
+    // as offsets 0 then the rate over 1 s: here 3,000, 7, unknown.
+    let loaded = with_input_rates(&small_state(), [Some(3_000), Some(7), None]);
+    let mut bytes = state::encode(&loaded);
+    assert_eq!(
+        crate::input_rates(&bytes),
+        Ok(vec![Some(3_000), Some(7), None])
+    );
+    // 2,000 records in 10 s: 200/s; an offset sum that went back: none; an
+    // offset known only then: none.
+    set_input_memory(&mut bytes, 10_000, &[1_000, 9, 5]);
+    assert_eq!(crate::input_rates(&bytes), Ok(vec![Some(200), None, None]));
+    // No previous observation, or no time between: no rate.
+    for elapsed in [-1, 0] {
+        set_input_memory(&mut bytes, elapsed, &[1_000, 0, -1]);
+        assert_eq!(crate::input_rates(&bytes), Ok(vec![None; 3]), "{elapsed}");
+    }
+    // A task new since the last rebalance (nothing then) has no rate yet.
+    set_input_memory(&mut bytes, 2_000, &[-1, 1, -1]);
+    assert_eq!(crate::input_rates(&bytes), Ok(vec![None, Some(3), None]));
+    // Kafka's assignor sees the rates: the plan is the same either way for
+    // strategies that do not read them.
+    assert_eq!(
+        assign("kip441", &bytes),
+        assign("kip441", &state::encode(&small_state()))
+    );
+}
+
+#[test]
+fn input_offsets_below_minus_one_name_the_field() {
+    let loaded = with_input_rates(&small_state(), [Some(987_654_321), None, None]);
+    let good = state::encode(&loaded);
+    let mut bad = good.clone();
+    let at = position_of(&bad, 987_654_321);
+    bad[at..at + 8].copy_from_slice(&(-4i64).to_le_bytes());
+    assert_eq!(
+        err(&bad),
+        format!(
+            "tasks[0].input_offsets_now (byte {at}) must be -1 (unknown) or at least 0, got -4"
+        )
+    );
+    let mut bad = good.clone();
+    set_input_memory(&mut bad, -2, &[0, -1, -1]);
+    assert_eq!(
+        err(&bad),
+        format!(
+            "input_elapsed_ms (byte {}) must be -1 (unknown) or at least 0, got -2",
+            good.len() - 32
+        )
+    );
+    let mut bad = good.clone();
+    set_input_memory(&mut bad, 1_000, &[0, i64::MIN, -1]);
+    assert_eq!(
+        err(&bad),
+        format!(
+            "tasks[1].input_offsets_then (byte {}) must be -1 (unknown) or at least 0, got {}",
+            good.len() - 16,
+            i64::MIN
+        )
+    );
+    assert!(crate::input_rates(&bad).unwrap_err().is_bad_input());
+    assert!(crate::input_rates(&good[..good.len() - 3])
+        .unwrap_err()
+        .message()
+        .starts_with("tasks[2].input_offsets_then"));
 }
 
 #[test]
@@ -143,7 +246,8 @@ fn the_plan_comes_back_in_the_senders_task_indices() {
 
 #[test]
 fn tasks_sent_out_of_order_are_answered_in_message_indices() {
-    // Hand-made message: tasks 0_1 (index 0) then 0_0 (index 1), one client.
+    // Hand-made message: tasks 0_1 (index 0) then 0_0 (index 1), one client;
+    // 0_1 read 4,000 records in the last second, 0_0 is new.
     let mut w = Writer::default();
     w.u32(state::STATE_MAGIC);
     w.u32(state::VERSION);
@@ -157,11 +261,12 @@ fn tasks_sent_out_of_order_are_answered_in_message_indices() {
     w.u32(0); // tags
     w.u32(0); // strings
     w.u32(2);
-    for p in [1, 0] {
+    for (p, offsets_now) in [(1, 5_000), (0, 300)] {
         w.u32(0);
         w.u32(p);
         w.u8(0);
         w.i64(0);
+        w.i64(offsets_now);
         w.u32(0);
         w.u32(0);
     }
@@ -173,7 +278,12 @@ fn tasks_sent_out_of_order_are_answered_in_message_indices() {
         w.u32(0);
     }
     w.i64(-1); // no observed restore rate
-    let (followup, clients) = read_plan(&assign("kip441", &w.into_bytes()).unwrap());
+    w.i64(1_000); // input elapsed
+    w.i64(1_000); // 0_1's input offsets then
+    w.i64(-1); // 0_0's
+    let bytes = w.into_bytes();
+    assert_eq!(crate::input_rates(&bytes), Ok(vec![Some(4_000), None]));
+    let (followup, clients) = read_plan(&assign("kip441", &bytes).unwrap());
     assert_eq!(followup, None);
     let mut active = clients[0][0].clone();
     active.sort_unstable();
@@ -224,28 +334,40 @@ fn malformed_messages_name_the_field_and_offset() {
     );
     let mut bad = good.clone();
     bad[4] = 9;
-    assert_eq!(err(&bad), "version (byte 4) must be 2, got 9");
+    assert_eq!(err(&bad), "version (byte 4) must be 3, got 9");
+    // The message closes with the leader's memory: the observed restore rate
+    // (8 bytes), the input elapsed time (8), each task's input offsets then
+    // (3 × 8).
+    let memory = good.len() - 40;
     let cut = err(&good[..good.len() - 1]);
     assert_eq!(
         cut,
         format!(
-            "observed_restore_rate (byte {0}) must have 8 bytes, got 7 (the message ends at byte {1})",
+            "tasks[2].input_offsets_then (byte {0}) must have 8 bytes, got 7 (the message ends at byte {1})",
             good.len() - 8,
             good.len() - 1
         )
     );
-    let cut = err(&good[..good.len() - 9]);
+    let cut = err(&good[..memory + 7]);
+    assert_eq!(
+        cut,
+        format!(
+            "observed_restore_rate (byte {memory}) must have 8 bytes, got 7 (the message ends at byte {})",
+            memory + 7
+        )
+    );
+    let cut = err(&good[..memory - 1]);
     assert_eq!(
         cut,
         format!(
             "clients[1].lags (byte {}) count must fit in the 11 bytes left, got 1",
-            good.len() - 24
+            memory - 16
         )
     );
-    // The observed rate closes the message: -1 none, else at least 1.
+    // The observed rate: -1 none, else at least 1.
     let mut bad = good.clone();
-    let at = bad.len() - 8;
-    bad[at..].copy_from_slice(&0i64.to_le_bytes());
+    let at = memory;
+    bad[at..at + 8].copy_from_slice(&0i64.to_le_bytes());
     assert_eq!(
         err(&bad),
         format!("observed_restore_rate (byte {at}) must be -1 (none) or at least 1, got 0")
@@ -271,9 +393,9 @@ fn a_well_formed_but_invalid_state_gets_the_models_message() {
     // clients[1] of `small_state` is the message's tail: capacity, rack, host
     // (4 bytes each), one tag (4 + 8), no previous active (4), one previous
     // standby (4 + 4), one lag (4 + 12): 52 bytes, capacity first; then the
-    // observed restore rate (8).
+    // leader's memory (40).
     let mut bytes = state::encode(&small_state());
-    let start = bytes.len() - 60;
+    let start = bytes.len() - 92;
     assert_eq!(bytes[start..start + 4], 1u32.to_le_bytes());
     bytes[start..start + 4].copy_from_slice(&0u32.to_le_bytes());
     assert_eq!(err(&bytes), "clients[1].capacity must be at least 1, got 0");
@@ -432,6 +554,7 @@ fn malformed_and_invalid_messages_are_bad_input_on_every_export() {
         assign("kip441", b"SMS1").unwrap_err(),
         crate::check_handout(b"SMSH").unwrap_err(),
         crate::observe_restore_rate(b"SMSO").unwrap_err(),
+        crate::input_rates(b"SMS1").unwrap_err(),
         crate::time_assign("kip441", &[], 1).unwrap_err(),
         crate::time_assign("kip999", &[], 1).unwrap_err(),
     ] {

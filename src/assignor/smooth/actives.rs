@@ -28,7 +28,8 @@ pub(super) fn holders(work: &Work<'_>) -> IxVec<TaskIx, Vec<ClientIx>> {
 /// its owner is not caught up on it and another client is (the owner lost
 /// its store or has not restored it yet, a standby has it: KIP-441's rule),
 /// then places the others: stateful ones where they are running again
-/// soonest, fewest records first, stateless ones on the least loaded client.
+/// soonest, fewest records first (loads by stateful weight), stateless ones
+/// on the client with the least load of all its actives per thread.
 pub(super) fn place(work: &mut Work<'_>, holders: &IxVec<TaskIx, Vec<ClientIx>>) {
     let state = work.state;
     for (c, client) in state.client_ixs().zip(state.clients()) {
@@ -54,7 +55,7 @@ pub(super) fn place(work: &mut Work<'_>, holders: &IxVec<TaskIx, Vec<ClientIx>>)
         }
     }
     for t in stateless {
-        let c = work.least_loaded(|_| false).expect("a client");
+        let c = work.total.least_loaded(|_| false).expect("a client");
         work.place(t, c);
     }
 }
@@ -95,7 +96,7 @@ impl Queues {
             amounts: Vec::new(),
             sums: vec![0],
         };
-        let mut queues = Queues(IxVec::from_elem(empty, work.count.len()));
+        let mut queues = Queues(IxVec::from_elem(empty, work.clients().count()));
         for c in work.clients() {
             for &t in &work.stateful_on[c] {
                 queues.add(work, c, t);
@@ -148,32 +149,33 @@ fn restore_on(work: &Work<'_>, c: ClientIx, t: TaskIx) -> u64 {
 
 /// Where a stateful task without an owner is running again soonest: a
 /// caught-up client (a standby fails over; with room first, then the least
-/// loaded), else, among the clients holding some of its state and the least
-/// loaded client with room, the one where restoring it costs the least
+/// loaded by stateful weight), else, among the clients holding some of its
+/// state and the least loaded client with room, the one where restoring it costs the least
 /// task-time, counting the delay it adds to the restores already queued
 /// there ([`Queues::cost`]; with room first, then the least loaded). Balance
 /// comes after, by cheaper moves: an active that restores is a task that is
 /// down.
 fn soonest(work: &Work<'_>, queues: &Queues, t: TaskIx, holders: &[ClientIx]) -> ClientIx {
-    let full = |c: ClientIx| work.count[c] >= work.bounds[c].1;
+    let full = |c: ClientIx| !work.stateful.fits(c);
     let caught_up = holders
         .iter()
         .copied()
         .filter(|&c| work.caught_up(c, t))
-        .min_by_key(|&c| (full(c), work.load(c), c));
+        .min_by_key(|&c| (full(c), work.stateful.per_thread(c), c));
     if let Some(c) = caught_up {
         return c;
     }
     let spare = work
+        .stateful
         .least_loaded(full)
-        .or_else(|| work.least_loaded(|_| false));
+        .or_else(|| work.stateful.least_loaded(|_| false));
     holders
         .iter()
         .copied()
         .chain(spare)
         .map(|c| {
             let cost = queues.cost(c, restore_on(work, c, t));
-            (cost, full(c), work.load(c), c)
+            (cost, full(c), work.stateful.per_thread(c), c)
         })
         .min()
         .map(|(_, _, _, c)| c)

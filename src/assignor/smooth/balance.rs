@@ -1,56 +1,108 @@
-//! Balance by the cheapest moves: stateless actives move at once (they pause
-//! for a rebalance, nothing more); a stateful active moves at once only to a
-//! client already caught up on it; otherwise the client it should go to gets
-//! a warm-up, within `max_warmup_replicas`, chosen where the least is left to
-//! restore, and the active moves when that warm-up has caught up.
+//! Balance by the cheapest moves, in two passes.
+//!
+//! First the stateful load, as Kafka balances stateful actives per thread
+//! before the others: a stateful active moves at once only to a client
+//! caught up on it (it holds a copy within `acceptable_recovery_lag`, or the
+//! whole changelog is within it); otherwise the client it should go to gets
+//! a warm-up, within `max_warmup_replicas`, of the task it has the least to
+//! restore, and the active follows once that warm-up has caught up.
+//!
+//! Then the load of all actives, by stateless moves only (a stateless task
+//! pauses for the rebalance, nothing more), counting a warm-up's task where
+//! it runs until it moves: stateless tasks relieve at once the clients that
+//! still run the stateful work they are to give.
+//!
+//! Loads here are counts of actives per thread, as Kafka balances them;
+//! input rates only choose which stateless active goes (the heaviest) and,
+//! after both passes, even the input load within these counts
+//! (`super::spread`). Every move keeps the receiver within its upper bound
+//! and the donor within its lower one, so each pass ends: the excess above
+//! the upper bounds, then the shortfall below the lower ones, only shrinks.
+
+use std::cmp::Reverse;
 
 use crate::model::{ClientIx, IxVec, TaskIx};
 
-use super::work::Work;
+use super::work::{Measure, Work};
 
-/// Brings every client within its share bounds as far as immediate moves and
-/// the warm-up budget allow. Warm-ups still restoring (`previous_warmup`
-/// not yet caught up) are placed first: their restore continues.
-pub(super) fn balance(work: &mut Work<'_>, holders: &IxVec<TaskIx, Vec<ClientIx>>) {
-    let budget = work.state.config().max_warmup_replicas as usize;
-    keep_restoring_warmups(work, budget);
-    // Donors that can give nothing more now (no stateless active, nothing a
-    // receiver is caught up on, the budget spent).
-    let mut stuck = IxVec::from_elem(false, work.count.len());
-    while let Some((donor, receiver)) = pair(work, &stuck) {
-        let moved = transfer(work, donor, receiver, budget) || to_caught_up(work, donor, holders);
-        if !moved {
-            stuck[donor] = true;
+/// Which load a pass evens out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Pass {
+    /// The stateful load each client is headed for, by moves to caught-up
+    /// clients and warm-ups.
+    Stateful,
+    /// The load of every active each client runs, by stateless moves.
+    Stateless,
+}
+
+impl Pass {
+    fn measure<'w>(self, work: &'w Work<'_>) -> &'w Measure {
+        match self {
+            Pass::Stateful => &work.stateful,
+            Pass::Stateless => &work.total,
         }
     }
 }
 
-/// A receiver and its donor. The receiver: the least loaded client below
-/// its upper bound while some client is above its own, else the least
-/// loaded below its lower bound. The donor: of the clients that may give
-/// (above their upper bound, or above their lower bound when none is; not
-/// stuck), the one whose task the receiver has the least to restore
-/// ([`holding_donor`]: a client back from an outage takes back what it
-/// holds), else the most loaded.
-fn pair(work: &Work<'_>, stuck: &IxVec<ClientIx, bool>) -> Option<(ClientIx, ClientIx)> {
-    let over = |c: ClientIx| work.count[c] > work.bounds[c].1;
-    let above_upper = work.most_loaded(|c| stuck[c] || !over(c)).is_some();
+/// Brings every client within its bounds as far as immediate moves and the
+/// warm-up budget allow. Warm-ups still restoring (`previous_warmup` not yet
+/// caught up) are placed first: their restore continues.
+pub(super) fn balance(work: &mut Work<'_>, holders: &IxVec<TaskIx, Vec<ClientIx>>) {
+    let budget = work.state.config().max_warmup_replicas as usize;
+    keep_restoring_warmups(work, budget);
+    for pass in [Pass::Stateful, Pass::Stateless] {
+        if pass == Pass::Stateless {
+            work.settle_stateful();
+        }
+        // Donors that can give nothing more in this pass.
+        let mut stuck = IxVec::from_elem(false, work.clients().count());
+        while let Some((donor, receiver)) = pair(work, pass, &stuck) {
+            let moved = match pass {
+                Pass::Stateful => {
+                    transfer(work, donor, receiver, budget) || to_caught_up(work, donor, holders)
+                }
+                Pass::Stateless => shed_stateless(work, donor, receiver),
+            };
+            if !moved {
+                stuck[donor] = true;
+            }
+        }
+    }
+}
+
+/// A receiver and its donor for `pass`. The receiver: the least loaded
+/// client below its upper bound while some client is above its own, else
+/// the least loaded below its lower bound. The donor: of the clients that
+/// may give (above their upper bound, or above their lower bound when none
+/// is; not stuck), in the stateful pass the one whose task the receiver has
+/// the least to restore ([`holding_donor`]: a client back from an outage
+/// takes back what it holds), else the most loaded.
+fn pair(
+    work: &Work<'_>,
+    pass: Pass,
+    stuck: &IxVec<ClientIx, bool>,
+) -> Option<(ClientIx, ClientIx)> {
+    let m = pass.measure(work);
+    let above_upper = m.most_loaded(|c| stuck[c] || !m.over(c)).is_some();
     let receiver = if above_upper {
-        work.least_loaded(|c| work.count[c] >= work.bounds[c].1)?
+        m.least_loaded(|c| m.load[c] >= m.bounds[c].1)?
     } else {
-        work.least_loaded(|c| work.count[c] >= work.bounds[c].0)?
+        m.least_loaded(|c| !m.under(c))?
     };
     let may_give = |c: ClientIx| {
         c != receiver
             && !stuck[c]
             && if above_upper {
-                over(c)
+                m.over(c)
             } else {
-                work.count[c] > work.bounds[c].0
+                m.load[c] > m.bounds[c].0
             }
     };
-    let donor =
-        holding_donor(work, receiver, &may_give).or_else(|| work.most_loaded(|c| !may_give(c)))?;
+    let holding = match pass {
+        Pass::Stateful => holding_donor(work, receiver, &may_give),
+        Pass::Stateless => None,
+    };
+    let donor = holding.or_else(|| m.most_loaded(|c| !may_give(c)))?;
     Some((donor, receiver))
 }
 
@@ -76,37 +128,43 @@ fn holding_donor(
         .map(|(_, _, owner)| owner)
 }
 
+/// Whether stateful task `t`, run by `donor` with no warm-up elsewhere, may
+/// go to `receiver` in the stateful pass: the receiver stays within its
+/// upper bound and the donor within its lower one.
+fn movable(work: &Work<'_>, t: TaskIx, donor: ClientIx, receiver: ClientIx) -> bool {
+    work.owner[t] == Some(donor)
+        && work.warmup[t].is_none()
+        && work.stateful_on[donor].contains(&t)
+        && work.stateful.fits(receiver)
+        && work.stateful.gives(donor)
+}
+
 /// Moves one of `donor`'s stateful actives to any client that is caught up
-/// on it and may receive (below its upper bound when the donor is above
-/// its own, else below its lower bound): the least loaded such client, for
-/// the donor's first task in id order that has one. Reads each task's
-/// holders, so all donors together cost O(lag reports).
+/// on it and may receive (with room when the donor is above its upper
+/// bound, else below its lower bound): the least loaded such client, for the donor's
+/// first task in id order that has one. Reads each task's holders, so all
+/// donors together cost O(lag reports).
 fn to_caught_up(
     work: &mut Work<'_>,
     donor: ClientIx,
     holders: &IxVec<TaskIx, Vec<ClientIx>>,
 ) -> bool {
-    let over = work.count[donor] > work.bounds[donor].1;
-    let may_receive = |work: &Work<'_>, c: ClientIx| {
-        c != donor
-            && if over {
-                work.count[c] < work.bounds[c].1
-            } else {
-                work.count[c] < work.bounds[c].0
-            }
-    };
-    let found = work.stateful_on[donor]
-        .iter()
-        .copied()
-        .filter(|&t| work.warmup[t].is_none())
-        .find_map(|t| {
-            holders[t]
-                .iter()
-                .copied()
-                .filter(|&c| may_receive(work, c) && work.caught_up(c, t))
-                .min_by_key(|&c| (work.load(c), c))
-                .map(|c| (t, c))
-        });
+    // Above its upper bound the donor gives to any client with room; else
+    // only to one below its lower bound (the shortfall must shrink).
+    let over = work.stateful.over(donor);
+    let found = work.stateful_on[donor].iter().copied().find_map(|t| {
+        holders[t]
+            .iter()
+            .copied()
+            .filter(|&c| {
+                c != donor
+                    && (over || work.stateful.under(c))
+                    && movable(work, t, donor, c)
+                    && work.caught_up(c, t)
+            })
+            .min_by_key(|&c| (work.stateful.per_thread(c), c))
+            .map(|c| (t, c))
+    });
     match found {
         Some((t, c)) => {
             work.move_active(t, c);
@@ -116,25 +174,21 @@ fn to_caught_up(
     }
 }
 
-/// Moves one active's worth from `donor` to `receiver`, cheapest first: a
-/// stateful active `receiver` is caught up on (it comes home: it pauses as
-/// a stateless one would, and its standby copies fit again); a warm-up of a
-/// stateful task `receiver` has little left to restore ([`is_cheap`]); a
-/// stateless active; else a warm-up of the donor's task `receiver` restores
-/// the least of. False when none can (the budget spent).
+/// Moves one of `donor`'s stateful actives towards `receiver`, cheapest
+/// first: one `receiver` is caught up on (its copy is within
+/// `acceptable_recovery_lag`, or it holds none and the whole changelog is:
+/// it moves at once and pauses as a stateless one would); else, within the
+/// warm-up budget, a warm-up of the task `receiver` restores the least of
+/// (a partial copy, or the smallest changelog). False when none can.
 fn transfer(work: &mut Work<'_>, donor: ClientIx, receiver: ClientIx, budget: usize) -> bool {
     let state = work.state;
-    let client = work.client(receiver);
     let acceptable = state.config().acceptable_recovery_lag;
     let mut best: Option<(u64, TaskIx)> = None;
-    for (id, lag) in &client.lags {
+    for (id, lag) in &work.client(receiver).lags {
         let Some(t) = state.task_ix(*id) else {
             continue;
         };
-        if work.owner[t] != Some(donor) || work.warmup[t].is_some() {
-            continue;
-        }
-        if !work.stateful_on[donor].contains(&t) {
+        if !movable(work, t, donor, receiver) {
             continue;
         }
         if lag.is_caught_up(acceptable) {
@@ -146,18 +200,17 @@ fn transfer(work: &mut Work<'_>, donor: ClientIx, receiver: ClientIx, budget: us
             best = Some((restore, t));
         }
     }
-    let room = work.warmups < budget;
-    if let Some((restore, t)) = best {
-        if room && is_cheap(work, restore) {
-            work.warm_up(t, receiver);
-            return true;
-        }
-    }
-    if let Some(&t) = work.stateless_on[donor].iter().next() {
+    // A changelog within the acceptable lag: caught up without a copy.
+    let small = work.stateful_on[donor].iter().copied().find(|&t| {
+        work.end_offset(t) <= acceptable
+            && movable(work, t, donor, receiver)
+            && work.caught_up(receiver, t)
+    });
+    if let Some(t) = small {
         work.move_active(t, receiver);
         return true;
     }
-    if !room {
+    if work.warmups >= budget {
         return false;
     }
     // A task with no state on the receiver restores its whole changelog:
@@ -165,7 +218,7 @@ fn transfer(work: &mut Work<'_>, donor: ClientIx, receiver: ClientIx, budget: us
     let fresh = work.stateful_on[donor]
         .iter()
         .copied()
-        .filter(|&t| work.warmup[t].is_none())
+        .filter(|&t| movable(work, t, donor, receiver))
         .min_by_key(|&t| (work.end_offset(t), t));
     let choice = match (best, fresh) {
         (Some((restore, t)), Some(f)) => {
@@ -183,21 +236,30 @@ fn transfer(work: &mut Work<'_>, donor: ClientIx, receiver: ClientIx, budget: us
     true
 }
 
-/// Whether a copy `restore` records behind is worth a warm-up before a
-/// stateless move: it catches up within [`super::followup::MEASURE_MS`] at
-/// the observed restore rate, or (no rate observed) is within ten times
-/// `acceptable_recovery_lag` (a client back from a bounce).
-fn is_cheap(work: &Work<'_>, restore: u64) -> bool {
-    let acceptable = work.state.config().acceptable_recovery_lag;
-    let by_rate = work.state.observed_restore_rate().map_or(0, |rate| {
-        rate.saturating_mul(super::followup::MEASURE_MS / 1000)
-    });
-    restore <= acceptable.saturating_mul(10).max(by_rate)
+/// Moves one of `donor`'s stateless actives to `receiver`, when the
+/// receiver stays within its upper bound and the donor within its lower
+/// one: the heaviest (by input rate; of equal ones, the first in id order).
+/// False when none can.
+fn shed_stateless(work: &mut Work<'_>, donor: ClientIx, receiver: ClientIx) -> bool {
+    if !(work.total.fits(receiver) && work.total.gives(donor)) {
+        return false;
+    }
+    let chosen = work.stateless_on[donor]
+        .iter()
+        .copied()
+        .max_by_key(|&t| (work.weight_of(t), Reverse(t)));
+    match chosen {
+        Some(t) => {
+            work.move_active(t, receiver);
+            true
+        }
+        None => false,
+    }
 }
 
 /// Warm-ups of the previous plan that are still restoring, kept where their
-/// client is headed below its upper bound and the task's owner above its
-/// lower bound (the move they were placed for is still wanted), within the
+/// client stays within its upper bound and the task's owner within its
+/// lower one (the move they were placed for is still wanted), within the
 /// budget, in task order.
 fn keep_restoring_warmups(work: &mut Work<'_>, budget: usize) {
     let state = work.state;
@@ -220,7 +282,7 @@ fn keep_restoring_warmups(work: &mut Work<'_>, budget: usize) {
                 // move is still wanted.
                 continue;
             }
-            if work.count[c] < work.bounds[c].1 && work.count[owner] > work.bounds[owner].0 {
+            if movable(work, t, owner, c) {
                 work.warm_up(t, c);
             }
         }

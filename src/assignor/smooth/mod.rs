@@ -16,25 +16,38 @@
 //!    least task-time to the restores already queued there (a client shares
 //!    its restore rate among its restoring actives), fewest records first;
 //!    stateless ones to the least loaded client (`actives`).
-//! 2. **Balance by the cheapest moves** (`balance`), towards every client
-//!    holding ⌊T·k/K⌋ to ⌈T·k/K⌉ of all T actives (k its threads, K all
-//!    threads), the least loaded client receiving from the client running
-//!    the stateful task it holds the cheapest copy of, else from the most
-//!    loaded: a
-//!    stateless active moves at once (it only pauses for the rebalance); a
-//!    stateful one moves at once only to a client caught up on it; otherwise
-//!    the receiver gets a warm-up (at most `max_warmup_replicas` in all),
-//!    of the donor's task it has the least to restore, and the active follows
-//!    once that warm-up has caught up. Warm-ups still restoring are kept
-//!    while the move they were placed for is still wanted.
-//! 3. **Standbys where the state is** (`standbys`):
+//! 2. **Balance by the cheapest moves** (`balance`), stateful actives
+//!    first, as Kafka does: towards every client holding ⌊S·k/K⌋ to
+//!    ⌈S·k/K⌉ of the S stateful actives (k its threads, K all threads), the
+//!    least loaded client receiving from the client running the stateful
+//!    task it holds the cheapest copy of, else from the most loaded. A
+//!    stateful active moves at once only to a client caught up on it (a
+//!    copy within `acceptable_recovery_lag`, or no copy and a changelog
+//!    within it, as KIP-441 counts it); otherwise the receiver gets a
+//!    warm-up (at most `max_warmup_replicas` in all) of the donor's task it
+//!    has the least to restore, and the active follows once that warm-up
+//!    has caught up. Warm-ups still restoring are kept while the move they
+//!    were placed for is still wanted. Then stateless actives, which move at
+//!    once (they only pause for the rebalance), towards every client holding
+//!    ⌊T·k/K⌋ to ⌈T·k/K⌉ of all T actives, counting each client's stateful
+//!    actives as the stateful balance will leave them (within their bounds):
+//!    a client still receiving stateful work over the next rounds is not
+//!    filled with stateless tasks it would shed again.
+//! 3. **Even the input load** (`spread`), when every task has an observed
+//!    input rate ([`Task::input_rate`](crate::Task::input_rate), from its
+//!    source partitions' end offsets): within those counts, the client with
+//!    the most input per thread gives a stateless active, or a stateful one
+//!    the receiver is caught up on, or swaps two such, while that lowers the
+//!    higher of the two loads. Hot partitions do not pile up on one client,
+//!    and nothing restores for it.
+//! 4. **Standbys where the state is** (`standbys`):
 //!    `min(num_standby_replicas, clients − 1)` per stateful task on clients
 //!    holding a copy (caught up first, then the least to restore), the rest
 //!    on the clients with the fewest replicas, none beyond ⌈replicas /
 //!    clients⌉ + 1 on one client: no pile-up on the lowest id. With
 //!    `rack_aware_assignment_tags`, first among clients whose tag values no
 //!    other copy of the task carries (KIP-708).
-//! 4. **The follow-up when the warm-ups are due** (`followup`): with
+//! 5. **The follow-up when the warm-ups are due** (`followup`): with
 //!    warm-ups, the plan asks for a rebalance when the slowest is predicted
 //!    to have caught up at the client restore rate the group leader
 //!    observed between the last two rebalances
@@ -46,9 +59,10 @@
 //!    their rate. Without warm-ups it asks for nothing.
 //!
 //! # What it gives up
-//! Stateful and stateless tasks are balanced together, not each on its own
-//! (Kafka balances stateful tasks first): a client may run more stateless
-//! tasks and fewer stateful ones than another while each runs its share.
+//! The input load is evened only by moves that restore nothing: warm-ups are
+//! spent on the counts, so hot stateful partitions that share a client stay
+//! together until a stateless active or a caught-up copy can relieve it.
+//! A task's load is its input rate, not what its records cost to process.
 //! Racks and resources are not read; client tags only for standbys.
 //!
 //! # Complexity
@@ -57,9 +71,11 @@
 //! (a client's restore queue is kept sorted with running sums: a weighing
 //! is O(log T)) plus O(queue) to queue each restoring orphan (an insertion
 //! into a sorted vector: O(T²) moved words at worst, when one client
-//! restores nearly every task); O(M · (C + L/C)) to balance (each move
-//! picks a pair from the index by load and scans the receiver's lag
-//! reports); O(T · (k + copies) log C) for standbys (with tag keys configured,
+//! restores nearly every task); O(M · (C + (L + A) log T)) to balance
+//! (each move picks a pair from the index by load and scans the receiver's
+//! lag reports and the donor's A actives); with input rates, at most T
+//! steps of O(A log A) to even the input (each tries the four least loaded
+//! receivers); O(T · (k + copies) log C) for standbys (with tag keys configured,
 //! a standby may scan every client for one in another zone: O(T · k · C) at
 //! worst). Nothing is sized T × C.
 //!
@@ -72,6 +88,7 @@
 mod actives;
 mod balance;
 mod followup;
+mod spread;
 mod standbys;
 mod work;
 
@@ -90,8 +107,9 @@ use work::Work;
 ///
 /// # Examples
 /// A scale-out: `a` runs two stateful and two stateless tasks, `b` joins.
-/// `b` takes the stateless ones at once; the stateful ones stay on `a`,
-/// whose standby copies are elsewhere, and no warm-up is needed.
+/// `b` takes a stateless one at once and a warm-up of a stateful one, whose
+/// active follows when the warm-up has caught up; the plan asks for a
+/// rebalance then (a minute, to measure the restore rate first).
 /// ```
 /// use smoothscale::assignor::smooth::Smooth;
 /// use smoothscale::{Assignor, AssignmentConfig, Client, ClientId, ClusterState, Lag, Task, TaskId};
@@ -106,8 +124,10 @@ use work::Work;
 /// }
 /// let state = ClusterState::new(AssignmentConfig::default(), tasks, vec![a, Client::new("b", 1)]).unwrap();
 /// let plan = Smooth.assign(&state).unwrap();
-/// assert_eq!(plan.clients[&ClientId::new("b")].active, stateless.into_iter().collect());
-/// assert_eq!(plan.followup_rebalance_ms, None);
+/// let b = &plan.clients[&ClientId::new("b")];
+/// assert_eq!(b.active, [stateless[0]].into_iter().collect());
+/// assert_eq!(b.warmup, [stateful[0]].into_iter().collect());
+/// assert_eq!(plan.followup_rebalance_ms, Some(60_000));
 /// ```
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Smooth;
@@ -117,7 +137,7 @@ const NAME: &str = "smooth";
 
 static INFO: StrategyInfo = StrategyInfo {
     name: NAME,
-    description: "smoothscale's own: actives stay put, balance by stateless moves and warm-ups chosen by restore cost, standbys spread by load, the follow-up when warm-ups are predicted caught up",
+    description: "smoothscale's own: actives stay put, stateful actives balanced by warm-ups chosen by restore cost, then stateless ones, the input load evened by moves that restore nothing, standbys spread by load, the follow-up when warm-ups are predicted caught up",
     claims: Claims {
         standby_count: true,
         warmup_budget: true,
@@ -140,6 +160,7 @@ impl Assignor for Smooth {
         let holders = actives::holders(&work);
         actives::place(&mut work, &holders);
         balance::balance(&mut work, &holders);
+        spread::even_input(&mut work);
         let standby = standbys::place(&work, &holders);
         let mut plans: IxVec<ClientIx, ClientPlan> =
             work.clients().map(|_| ClientPlan::default()).collect();

@@ -11,7 +11,7 @@ use super::backlog;
 use super::census::Census;
 use super::churn;
 use super::delay::Segment;
-use super::leader::RateObserver;
+use super::leader::{InputObserver, RateObserver};
 use super::ledger::{InputAtEnd, Ledger, PlanInForce, Trigger};
 use super::result::{Outcome, RunResult, SimError, SimProblem};
 use super::settings::Settings;
@@ -43,6 +43,8 @@ pub(super) struct Run<'a> {
     watch: BTreeSet<(ClientNo, TaskIx)>,
     /// The leader's observation of the replicas' restore rate.
     observer: RateObserver,
+    /// The leader's observation of the tasks' input rates.
+    input_observer: InputObserver,
     pub(super) ledger: Ledger,
 }
 
@@ -77,6 +79,7 @@ impl<'a> Run<'a> {
             second_round_at: None,
             watch: BTreeSet::new(),
             observer: RateObserver::default(),
+            input_observer: InputObserver::default(),
         }
     }
 
@@ -246,9 +249,10 @@ impl<'a> Run<'a> {
         self.ledger.rebalance(trigger);
         let acceptable = self.settings.acceptable_lag.get();
         let rate = self.observer.observe(&self.world, self.now, acceptable);
+        let input_rates = self.input_observer.observe(&self.world, self.now);
         let state = self
             .world
-            .cluster_state(self.scenario)
+            .cluster_state(self.scenario, &input_rates)
             .and_then(|state| state.with_observed_restore_rate(rate))
             .map_err(|e| self.error(vec![format!("the simulator built a bad state: {e}")]))?;
         let plan = match assign(self.assignor, &state) {

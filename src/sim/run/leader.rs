@@ -11,8 +11,8 @@ use std::collections::BTreeMap;
 use super::units::{MilliRecords, SimTime};
 use super::world::{ActiveState, ClientNo, World};
 use crate::model::{Client, ClusterState, InputError, IxVec, Lag, Task, TaskIx};
-use crate::restore_rate;
 use crate::sim::scenario::Scenario;
+use crate::{input_rate, restore_rate};
 
 /// Lags in records reported at one rebalance, by (client, task).
 type Lags = BTreeMap<(ClientNo, TaskIx), u64>;
@@ -20,11 +20,17 @@ type Lags = BTreeMap<(ClientNo, TaskIx), u64>;
 impl World {
     /// The state the group leader sees: members, their previous assignment,
     /// and sparse lags from their local stores.
-    pub(crate) fn cluster_state(&self, scenario: &Scenario) -> Result<ClusterState, InputError> {
+    /// `input_rates`: each task's input rate as the leader observed it
+    /// ([`InputObserver`]).
+    pub(crate) fn cluster_state(
+        &self,
+        scenario: &Scenario,
+        input_rates: &IxVec<TaskIx, Option<u64>>,
+    ) -> Result<ClusterState, InputError> {
         let tasks = self
             .tasks
-            .iter()
-            .map(|t| {
+            .iter_enumerated()
+            .map(|(ix, t)| {
                 let mut task = if t.stateful {
                     Task::stateful(t.id, t.end.floor_records().get())
                 } else {
@@ -40,6 +46,7 @@ impl World {
                 task.cpu = cpu;
                 task.ram_mb = ram_mb;
                 task.disk_mb = disk_mb;
+                task.input_rate = input_rates.get(ix).copied().flatten();
                 task
             })
             .collect();
@@ -107,6 +114,18 @@ impl World {
         lags
     }
 
+    /// The end offset of each task's source partitions at `now`, in records
+    /// (rounded down): what its input has received since the run began.
+    fn input_end_offsets(&self, now: SimTime) -> IxVec<TaskIx, u64> {
+        self.tasks
+            .iter()
+            .map(|task| {
+                let records = u128::from(task.input_rate.get()) * u128::from(now.get()) / 1000;
+                u64::try_from(records).unwrap_or(u64::MAX)
+            })
+            .collect()
+    }
+
     /// Each task's changelog end offset in records (rounded up), as the
     /// leader reads it at a rebalance.
     fn end_offsets(&self) -> IxVec<TaskIx, u64> {
@@ -167,11 +186,78 @@ impl RateObserver {
     }
 }
 
+/// The leader's memory of the input between rebalances, per run: its
+/// samples of the source partitions' end offsets, by time, kept and used as
+/// [`input_rate`]'s rule says (observe from the newest at least
+/// [`input_rate::MIN_WINDOW_MS`] old). Never the scenario's rates: what the
+/// offsets show.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct InputObserver {
+    /// The samples kept, oldest first: a time and each task's input end
+    /// offset then.
+    samples: Vec<(SimTime, IxVec<TaskIx, u64>)>,
+}
+
+impl InputObserver {
+    /// Each task's input rate as the leader sees it at a rebalance at `now`
+    /// (`None` each before the first window).
+    pub(crate) fn observe(&mut self, world: &World, now: SimTime) -> IxVec<TaskIx, Option<u64>> {
+        let ends = world.input_end_offsets(now);
+        let old_enough = |t: SimTime| now.since(t).get() >= input_rate::MIN_WINDOW_MS;
+        let base = self.samples.iter().rposition(|&(t, _)| old_enough(t));
+        let rates = match base {
+            Some(i) => {
+                let (then, before) = &self.samples[i];
+                let elapsed = now.since(*then).get();
+                before
+                    .iter()
+                    .zip(ends.iter())
+                    .map(|(&b, &e)| input_rate::observe(b, e, elapsed))
+                    .collect()
+            }
+            None => IxVec::from_elem(None, ends.len()),
+        };
+        if let Some(i) = base {
+            self.samples.drain(..i);
+        }
+        if self.samples.last().is_none_or(|&(t, _)| old_enough(t)) {
+            self.samples.push((now, ends));
+        }
+        rates
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use std::collections::BTreeSet;
 
     use super::*;
+
+    /// The leader observes each task's input from its end offsets, from the
+    /// newest sample at least 10 s old, none before the first 10 s.
+    #[test]
+    fn the_input_rate_comes_from_samples_at_least_ten_seconds_apart() {
+        let s = Scenario::from_toml(
+            "name = \"w\"\nseed = 1\nduration = \"1h\"\n\
+             [cluster]\nclients = 2\nrestore_rate = 100\n\
+             [[subtopologies]]\npartitions = 2\ninput_rate = 300\ninput_skew = \"hot\"\nhot_partitions = 1\nhot_factor = 2\n",
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        let world = World::new(&s, 1).unwrap();
+        let truth: Vec<u64> = world.tasks.iter().map(|t| t.input_rate.get()).collect();
+        assert!(truth[0] != truth[1], "{truth:?}");
+        let mut leader = InputObserver::default();
+        let at = |s: u64| SimTime::new(s * 1000);
+        let none = IxVec::from_elem(None, 2);
+        assert_eq!(leader.observe(&world, at(0)), none);
+        assert_eq!(leader.observe(&world, at(5)), none);
+        let want: IxVec<TaskIx, Option<u64>> = truth.iter().map(|&r| Some(r)).collect();
+        for t in [10, 10, 12, 19, 20, 31] {
+            assert_eq!(leader.observe(&world, at(t)), want, "at {t} s");
+        }
+        // Samples kept: the newest used (20 s) and 31 s.
+        assert_eq!(leader.samples.len(), 2);
+    }
 
     /// Five clients, racks r1..r3 with replication factor 2, zones z1 and z2,
     /// stated resources; subtopology 0 stateful (2 tasks), 1 stateless (2).
@@ -187,7 +273,7 @@ mod tests {
         )
         .unwrap_or_else(|e| panic!("{e}"));
         let world = World::new(&s, 1).unwrap();
-        let state = world.cluster_state(&s).unwrap();
+        let state = world.cluster_state(&s, &IxVec::new()).unwrap();
         let set = |racks: &[&str]| -> BTreeSet<String> {
             racks.iter().map(|r| (*r).to_string()).collect()
         };

@@ -2,7 +2,7 @@
 
 use super::*;
 use crate::assignor;
-use crate::model::{AssignmentConfig, Lag};
+use crate::model::{AssignmentConfig, IxVec, Lag};
 use crate::sim::*;
 
 fn scenario(clients: u32, subs: Vec<SubtopologySpec>, events: Vec<Event>) -> Scenario {
@@ -730,7 +730,7 @@ fn every_store_on_disk_but_the_actives_is_a_previous_standby() {
     }
     c.actives.insert(TaskIx::from_position(0));
     c.replicas.insert(TaskIx::from_position(1));
-    let state = world.cluster_state(&s).unwrap();
+    let state = world.cluster_state(&s, &IxVec::new()).unwrap();
     let client = &state.clients()[0];
     let ids = |ps: &[u32]| {
         ps.iter()
@@ -890,14 +890,17 @@ fn client_groups_reach_the_world_and_the_strategies() {
         crate::sim::scenario::GroupNo::from_position(1),
     );
     assert_eq!(world.clients[c2].threads, 3);
-    let state = world.cluster_state(&s).unwrap();
+    let state = world.cluster_state(&s, &IxVec::new()).unwrap();
     let capacities: Vec<u32> = state.clients().iter().map(|c| c.capacity).collect();
     assert_eq!(capacities, [1, 3, 3]);
     let r = run(&s, assignor::by_name("kip441").unwrap(), 1).unwrap();
     assert_eq!(r.outcome, Outcome::Completed);
     // c1 crashed (the big group's first live client): c0 and c2 remain.
     assert_eq!(r.metrics.final_members, 2);
-    let two = World::new(&s, 1).unwrap().cluster_state(&s).unwrap();
+    let two = World::new(&s, 1)
+        .unwrap()
+        .cluster_state(&s, &IxVec::new())
+        .unwrap();
     let plan = crate::assign::assign(assignor::by_name("kip441").unwrap(), &two).unwrap();
     let actives: Vec<usize> = plan.clients.values().map(|c| c.active.len()).collect();
     assert_eq!(actives, [2, 6]);

@@ -50,6 +50,15 @@ public final class NativeBridge {
     public static native long observeRestoreRate(byte[] observation);
 
     /**
+     * The input rate the core reads for each task of a state message (docs/crossing-format.md): from the leader's
+     * input offsets, by the core's rule ({@code smoothscale::input_rate::observe}).
+     *
+     * @param state the state message
+     * @return records per second for each task, in the message's task order; −1 where unknown
+     */
+    public static native long[] inputRates(byte[] state);
+
+    /**
      * The state message of a {@code smoothscale generate} preset.
      *
      * @param preset the preset name, such as {@code 10000t_1000c}

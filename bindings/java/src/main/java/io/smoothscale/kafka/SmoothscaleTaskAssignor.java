@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
+import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.kafka.clients.consumer.ConsumerPartitionAssignor.GroupAssignment;
@@ -32,6 +33,14 @@ import org.slf4j.LoggerFactory;
  * {@code acceptable.recovery.lag}, {@code max.warmup.replicas}, {@code probing.rebalance.interval.ms},
  * {@code rack.aware.assignment.*}) are read from the {@link ApplicationState} as Kafka passes them.
  *
+ * <p>With {@code smoothscale.input.rates=true} (default {@code false}; a value other than {@code true} or
+ * {@code false} is a {@code ConfigException}) the group leader also lists the latest end offsets of every task's
+ * source partitions at each rebalance, with an Admin client of the assignor's own built from the Streams
+ * configuration (bootstrap servers, security), waiting at most a few seconds; the core turns the offsets of two
+ * rebalances and the time between into each task's input rate, the load {@code smooth} weighs tasks by
+ * ({@link InputRateObserver}). When the option is off, or the listing fails or does not answer in time, no input
+ * offsets are sent and tasks weigh by count; one line is logged when that state changes, and the rebalance goes on.
+ *
  * <p>Warm-up replicas are returned as standby tasks, as Kafka's own assignor does. When the plan asks for a
  * follow-up (probing) rebalance, the first process in {@code ProcessId} order gets the deadline. Any failure is
  * thrown as Kafka's {@link TaskAssignmentException} (the {@code TaskAssignor} contract), with a one-line message,
@@ -47,8 +56,11 @@ public final class SmoothscaleTaskAssignor implements TaskAssignor {
     private static final Pattern TASK_PATH = Pattern.compile("tasks\\[(\\d+)]");
 
     private final Clock clock;
+    private final Function<Map<String, ?>, InputRateObserver> inputRatesOf;
     private SmoothscaleConfig config = null;
+    private InputRateObserver inputRates = null;
     private PlanSummary lastSummary = null;
+    private EncodedState lastState = null;
     private final RestoreRateObserver restoreRate = new RestoreRateObserver();
 
     /** An assignor reading the wall clock for follow-up deadlines; Kafka Streams creates it reflectively. */
@@ -56,19 +68,31 @@ public final class SmoothscaleTaskAssignor implements TaskAssignor {
         this(Clock.systemUTC());
     }
 
-    /** An assignor whose follow-up deadlines are measured from {@code clock} (tests). */
+    /** An assignor whose follow-up deadlines and input rates are measured from {@code clock} (tests). */
     SmoothscaleTaskAssignor(final Clock clock) {
+        this(clock, InputRateObserver::forApplication);
+    }
+
+    /** An assignor whose input offsets come from {@code inputRates}, whatever its configuration (tests). */
+    SmoothscaleTaskAssignor(final Clock clock, final InputRateObserver inputRates) {
+        this(clock, configs -> inputRates);
+    }
+
+    private SmoothscaleTaskAssignor(final Clock clock, final Function<Map<String, ?>, InputRateObserver> inputRatesOf) {
         this.clock = clock;
+        this.inputRatesOf = inputRatesOf;
     }
 
     /**
-     * Reads {@code smoothscale.*} options from the Streams configuration and loads the native library.
+     * Reads {@code smoothscale.*} options from the Streams configuration and loads the native library; keeps the
+     * client settings for the input rates' Admin client.
      *
      * @throws org.apache.kafka.common.config.ConfigException naming the key and value of a bad option
      */
     @Override
     public void configure(final Map<String, ?> configs) {
         config = SmoothscaleConfig.from(configs);
+        inputRates = inputRatesOf.apply(configs);
     }
 
     /** The strategy this assignor runs. */
@@ -78,14 +102,25 @@ public final class SmoothscaleTaskAssignor implements TaskAssignor {
 
     private SmoothscaleConfig settings() {
         if (config == null) {
-            config = SmoothscaleConfig.from(Map.of());
+            configure(Map.of());
         }
         return config;
+    }
+
+    /** The input offsets of this rebalance: none when the option is off or the listing fails (never throws). */
+    private InputRateObserver.Reading input(final ApplicationState app) {
+        settings();
+        if (!config.inputRates()) {
+            inputRates.off();
+            return InputRateObserver.Reading.NONE;
+        }
+        return inputRates.observe(app, clock);
     }
 
     @Override
     public TaskAssignment assign(final ApplicationState applicationState) {
         final String strategy = settings().strategy();
+        final InputRateObserver.Reading input = input(applicationState);
         final Instant now = clock.instant();
         final EncodedState state;
         final DecodedPlan plan;
@@ -94,7 +129,7 @@ public final class SmoothscaleTaskAssignor implements TaskAssignor {
             states = applicationState.kafkaStreamsStates(true);
             final OptionalLong rate =
                 restoreRate.observe(now, states, applicationState.assignmentConfigs().acceptableRecoveryLag());
-            state = StateEncoder.encode(applicationState, states, rate);
+            state = StateEncoder.encode(applicationState, states, rate, input);
             plan = DecodedPlan.read(NativeBridge.assign(strategy, state.bytes()), state);
         } catch (final SmoothscaleException e) {
             throw new TaskAssignmentException("smoothscale " + strategy + " could not assign: "
@@ -121,6 +156,7 @@ public final class SmoothscaleTaskAssignor implements TaskAssignor {
             out.add(a);
         }
         lastSummary = PlanSummary.of(strategy, state, plan, deadline);
+        lastState = state;
         return new TaskAssignment(out);
     }
 
@@ -139,6 +175,11 @@ public final class SmoothscaleTaskAssignor implements TaskAssignor {
     /** The plan summary of the last {@link #assign} call, if any (tests). */
     Optional<PlanSummary> lastSummary() {
         return Optional.ofNullable(lastSummary);
+    }
+
+    /** The state message of the last {@link #assign} call, if any (tests). */
+    Optional<EncodedState> lastState() {
+        return Optional.ofNullable(lastState);
     }
 
     /** Adds the process and task a positional path ({@code clients[3]}, {@code tasks[7]}) stands for. */

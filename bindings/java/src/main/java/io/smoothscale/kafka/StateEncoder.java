@@ -30,7 +30,7 @@ final class StateEncoder {
     /** {@code AssignmentConfigs.rackAwareAssignmentStrategy()} values, in the format's code order. */
     private static final List<String> RACK_STRATEGIES = List.of("none", "min_traffic", "balance_subtopology");
     private static final int MAGIC = 0x31534D53; // "SMS1"
-    private static final int VERSION = 2;
+    private static final int VERSION = 3;
     private static final int ABSENT = -1;
 
     private final Map<String, Integer> stringIndex = new HashMap<>();
@@ -45,19 +45,20 @@ final class StateEncoder {
      * @throws SmoothscaleInputException for what the format cannot express (a named topology, a negative setting)
      */
     static EncodedState encode(final ApplicationState app) {
-        return encode(app, app.kafkaStreamsStates(true), OptionalLong.empty());
+        return encode(app, app.kafkaStreamsStates(true), OptionalLong.empty(), InputRateObserver.Reading.NONE);
     }
 
     /**
      * Encodes {@code app}, whose streams states with lags are {@code states}, with the restore rate the leader
-     * observed ({@link RestoreRateObserver}), records per second, if any. The bytes are those the Rust encoder
-     * ({@code bindings/jni/src/state.rs}) writes for the same state, held to {@code bindings/crossing/state.bin}.
+     * observed ({@link RestoreRateObserver}), records per second, if any, and the input offsets it read
+     * ({@link InputRateObserver}). The bytes are those the Rust encoder ({@code bindings/jni/src/state.rs}) writes for
+     * the same state, held to {@code bindings/crossing/state.bin}.
      *
      * @throws SmoothscaleInputException for what the format cannot express (a named topology, a negative setting)
      */
     static EncodedState encode(final ApplicationState app, final Map<ProcessId, KafkaStreamsState> states,
-                               final OptionalLong observedRestoreRate) {
-        return new StateEncoder().write(app, states, observedRestoreRate);
+                               final OptionalLong observedRestoreRate, final InputRateObserver.Reading input) {
+        return new StateEncoder().write(app, states, observedRestoreRate, input);
     }
 
     private int string(final String s) {
@@ -68,7 +69,7 @@ final class StateEncoder {
     }
 
     private EncodedState write(final ApplicationState app, final Map<ProcessId, KafkaStreamsState> states,
-                               final OptionalLong observedRestoreRate) {
+                               final OptionalLong observedRestoreRate, final InputRateObserver.Reading input) {
         final AssignmentConfigs configs = app.assignmentConfigs();
         final List<ProcessId> clients = new ArrayList<>(states.keySet());
         Collections.sort(clients);
@@ -107,6 +108,7 @@ final class StateEncoder {
             body.i32(id.partition());
             body.u8(info.isStateful() ? 1 : 0);
             body.i64(info.isStateful() ? endOffsetSum(id, positions.of(id), clients, states, reported) : 0L);
+            body.i64(input.now(id));
             // Racks are asked for only when KIP-925 is on: Kafka fetches them lazily, with an admin call.
             writeRacks(body, rackStrategy == 0 ? Set.of() : info.topicPartitions(), true);
             writeRacks(body, rackStrategy == 0 ? Set.of() : info.topicPartitions(), false);
@@ -157,6 +159,10 @@ final class StateEncoder {
         out.append(strings);
         out.append(body);
         out.i64(observedRestoreRate.isPresent() ? Math.max(1, observedRestoreRate.getAsLong()) : ABSENT);
+        out.i64(input.elapsedMs() < 0 ? ABSENT : input.elapsedMs());
+        for (final TaskId id : tasks) {
+            out.i64(input.then(id));
+        }
         return new EncodedState(out.toByteArray(), List.copyOf(clients), List.copyOf(tasks), positions, previousOwner);
     }
 

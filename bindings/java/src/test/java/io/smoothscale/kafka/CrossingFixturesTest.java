@@ -103,7 +103,8 @@ class CrossingFixturesTest {
      * setting, with a traffic cost set and the non-overlap cost not; a stateful task whose input and changelog
      * partitions are on different racks, another, and a stateless one; a process with a rack, a host, a tag, two
      * previous actives (one stateless) and a running and a record lag; one with two tags (written by key), a
-     * previous standby and a record and an unknown lag; one with only a tag; and an observed restore rate.
+     * previous standby and a record and an unknown lag; one with only a tag; and an observed restore rate. Its input
+     * offsets are {@link #INPUT}.
      */
     static ApplicationState state() {
         final Map<TaskId, TaskInfo> tasks = new HashMap<>();
@@ -124,15 +125,24 @@ class CrossingFixturesTest {
         return AppStates.of(states, configs, tasks);
     }
 
+    /**
+     * The input offsets of {@code state.bin}, in the form the Rust encoder writes input rates (offsets 0 then the
+     * rate, over a second): 0_0 reads 250 records/s, 1_0 (stateless) 40, 0_1's are unknown.
+     */
+    static final InputRateObserver.Reading INPUT = new InputRateObserver.Reading(1_000,
+        new TreeMap<>(Map.of(T00, 0L, T10, 0L)), new TreeMap<>(Map.of(T00, 250L, T10, 40L)));
+
     private static EncodedState encodedState() {
         final ApplicationState app = state();
-        return StateEncoder.encode(app, app.kafkaStreamsStates(true), OptionalLong.of(12_345));
+        return StateEncoder.encode(app, app.kafkaStreamsStates(true), OptionalLong.of(12_345), INPUT);
     }
 
     @Test
     void theStateEncoderWritesStateBin() {
         final byte[] written = encodedState().bytes();
         assertArrayEquals(fixture("state.bin", written), written);
+        // The core reads the input rates from the offsets, in the message's task order (0_0, 0_1, 1_0).
+        assertArrayEquals(new long[] {250, -1, 40}, NativeBridge.inputRates(written));
     }
 
     @Test

@@ -67,6 +67,8 @@ class FailureKindsTest {
             () -> NativeBridge.checkHandout(null),
             () -> NativeBridge.observeRestoreRate(new byte[] {'S', 'M', 'S', 'O'}),
             () -> NativeBridge.observeRestoreRate(null),
+            () -> NativeBridge.inputRates(new byte[] {'S', 'M', 'S', '1'}),
+            () -> NativeBridge.inputRates(null),
             () -> NativeBridge.generatePreset("6000t_2c", -1),
             () -> NativeBridge.timeNativeAssign("kip441", new byte[0], 1));
         for (final Runnable call : calls) {

@@ -1,6 +1,7 @@
 package io.smoothscale.kafka.e2e;
 
 import io.smoothscale.kafka.HandoutCheck;
+import io.smoothscale.kafka.LiveStates;
 import io.smoothscale.kafka.SmoothscaleTaskAssignor;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -29,7 +30,9 @@ import org.apache.kafka.streams.processor.internals.assignment.SubscriptionInfo;
 /**
  * Kafka Streams' {@code task.assignor.class} in the end-to-end tests: our {@link SmoothscaleTaskAssignor}, plus
  * timeline events per rebalance on the group leader's standard output. {@code assignment warm-ups=… followup=…}
- * says what our assignor returned; with {@code kip441}, {@code kafka-agreement} says whether Kafka's own
+ * says what our assignor returned; {@code input-rates known=K/N total=R} how many of the N tasks the core read an
+ * input rate for in the state our assignor sent, and their sum in records per second; with {@code kip441},
+ * {@code kafka-agreement} says whether Kafka's own
  * assignor gives the same plan for the same live state ({@link KafkaAgreement}); {@code handout valid …} or
  * {@code handout invalid: …} is the check, with
  * {@link HandoutCheck}, of what Kafka then handed to the members: every consumer's assignment, decoded from the
@@ -86,6 +89,13 @@ public final class RecordingAssignor implements TaskAssignor {
         final long stateful = tasks.values().stream().filter(s -> s).count();
         final long wanted = stateful * Math.min(pending.standbys(), out.assignment().size() - 1);
         Timeline.event("assignment", "warm-ups=" + Math.max(0, standbys - wanted) + " followup=" + followup);
+        try {
+            final Map<TaskId, Long> rates = LiveStates.inputRates(delegate);
+            Timeline.event("input-rates", "known=" + rates.values().stream().filter(r -> r >= 0).count() + "/"
+                + rates.size() + " total=" + rates.values().stream().mapToLong(r -> Math.max(0, r)).sum());
+        } catch (final RuntimeException e) {
+            Timeline.event("input-rates", "error: " + e);
+        }
         if (strategy.equals("kip441")) {
             try {
                 Timeline.event("kafka-agreement", KafkaAgreement.check(applicationState, out));

@@ -14,7 +14,8 @@ import java.util.TreeSet;
  * Reads a state message of the JNI crossing format (docs/crossing-format.md) into a neutral state, for what starts
  * from a message: the benchmark's {@code NativeBridge.generatePreset} states ({@code AssignBench}) and the live
  * states the adapter encoded ({@code KafkaAgreement}), both fed to Kafka's own assignors. The traffic and
- * non-overlap costs, the hosts and the observed restore rate are not part of a neutral state and are skipped.
+ * non-overlap costs, the hosts, the observed restore rate and the input offsets are not part of a neutral state and
+ * are skipped.
  * {@code CrossingFixturesTest} holds it to {@code bindings/crossing/state.bin}, as the Rust decoder is held.
  */
 public final class CrossingState {
@@ -28,8 +29,8 @@ public final class CrossingState {
     /** The neutral state the message describes. */
     public static AppSpec decode(final byte[] message) {
         final ByteBuffer in = ByteBuffer.wrap(message).order(ByteOrder.LITTLE_ENDIAN);
-        if (in.getInt() != MAGIC || in.getInt() != 2) {
-            throw new IllegalArgumentException("not a version 2 state message");
+        if (in.getInt() != MAGIC || in.getInt() != 3) {
+            throw new IllegalArgumentException("not a version 3 state message");
         }
         final int standbys = in.getInt();
         final long acceptable = in.getLong();
@@ -58,6 +59,7 @@ public final class CrossingState {
             final int partition = in.getInt();
             final boolean stateful = in.get() == 1;
             final long endOffset = in.getLong();
+            in.getLong(); // the task's input offsets now
             tasks.add(new TaskSpec(subtopology, partition, stateful, endOffset, strings(in, strings),
                 strings(in, strings)));
         }
@@ -79,10 +81,13 @@ public final class CrossingState {
             clients.add(new ClientSpec(capacity, rack < 0 ? null : strings[rack], tags, prevActive, prevStandby,
                 reported));
         }
-        // The observed restore rate (-1: none) is not part of a neutral state.
+        // The leader's memory is not part of a neutral state: the observed restore rate, the input elapsed time, each
+        // task's input offsets then.
         in.getLong();
+        in.getLong();
+        tasks.forEach(t -> in.getLong());
         if (in.hasRemaining()) {
-            throw new IllegalArgumentException(in.remaining() + " bytes after the observed restore rate");
+            throw new IllegalArgumentException(in.remaining() + " bytes after the leader's memory");
         }
         return new AppSpec(standbys, acceptable, warmups, probing, tagKeys, rackStrategy, tasks, clients);
     }
