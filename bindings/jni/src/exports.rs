@@ -180,6 +180,19 @@ pub extern "system" fn Java_io_smoothscale_kafka_NativeBridge_inputRates<'l>(
     })
 }
 
+/// `static native long inputRateWindowMs()`: the shortest time between two
+/// samples of the input offsets that gives an input rate, in milliseconds.
+#[allow(unsafe_code)]
+#[no_mangle]
+pub extern "system" fn Java_io_smoothscale_kafka_NativeBridge_inputRateWindowMs<'l>(
+    mut env: JNIEnv<'l>,
+    _class: JClass<'l>,
+) -> jlong {
+    guarded(&mut env, -1, |_| {
+        jlong::try_from(crate::input_rate_window_ms()).map_err(Failure::bug)
+    })
+}
+
 /// `static native byte[] generatePreset(String preset, long seed)`.
 #[allow(unsafe_code)]
 #[no_mangle]

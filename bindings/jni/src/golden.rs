@@ -37,7 +37,7 @@ fn t(subtopology: u32, partition: u32) -> TaskId {
 /// What `state.bin` holds (Java's `CrossingFixturesTest.state()` builds the
 /// same as a Kafka `ApplicationState`): every field of the state message.
 /// Input rates: 250 and 40 records/s, as the encoder writes them (offsets 0
-/// then the rate, over 1 s), and one task's unknown.
+/// then the records of 10 s, over 10 s), and one task's unknown.
 fn fixture_state() -> ClusterState {
     let set = |names: &[&str]| names.iter().map(|s| s.to_string()).collect::<BTreeSet<_>>();
     let mut t00 = Task::stateful(t(0, 0), 1_000);

@@ -176,6 +176,14 @@ pub fn input_rates(bytes: &[u8]) -> Result<Vec<Option<u64>>, Failure> {
     })
 }
 
+/// The shortest time between two samples of a task's input offsets that
+/// gives an input rate, in milliseconds (`smoothscale::input_rate::MIN_WINDOW_MS`):
+/// the group leader keeps its samples by it (Java's `InputRateObserver`), so
+/// the constant is declared once, in the core.
+pub fn input_rate_window_ms() -> u64 {
+    smoothscale::input_rate::MIN_WINDOW_MS
+}
+
 /// The state message of the `smoothscale generate` preset `name` with `seed`
 /// (benchmarks and tests on the Java side).
 ///

@@ -34,9 +34,20 @@ pub const ABSENT: i32 = -1;
 /// No count: an input offset sum or an elapsed time the leader does not know.
 pub const UNKNOWN: i64 = -1;
 /// The time [`encode`] writes between the two input offset sums of a state
-/// with input rates: a rate `r` goes as sums `0` then `r`, which the rule
-/// reads back as `r` records per second.
-pub const ENCODED_ELAPSED_MS: i64 = 1_000;
+/// with input rates, the shortest the rule reads
+/// ([`input_rate::MIN_WINDOW_MS`]): a rate `r` goes as sums `0` then the
+/// records of that window ([`encoded_offsets`]), which the rule reads back as
+/// `r` records per second.
+pub const ENCODED_ELAPSED_MS: i64 = input_rate::MIN_WINDOW_MS as i64;
+
+/// The input offset sum [`encode`] writes for a rate of `rate` records per
+/// second after a sum of `0` [`ENCODED_ELAPSED_MS`] earlier: the records of
+/// that window, at most `i64::MAX`, as every count (a rate of more than
+/// `i64::MAX` records per window crosses as that many).
+pub fn encoded_offsets(rate: u64) -> i64 {
+    let records = u128::from(rate) * u128::from(input_rate::MIN_WINDOW_MS) / 1000;
+    i64::try_from(records).unwrap_or(i64::MAX)
+}
 
 /// A decoded state, with what is needed to answer in the sender's indices.
 pub struct Decoded {
@@ -353,8 +364,8 @@ fn read_lags(
 /// `StateEncoder` first uses them (each task's input then changelog racks;
 /// each client's rack, host, then tags by key; then the configuration's tag
 /// keys), so that both sides write the same bytes for the same state. A
-/// task's input rate `r` goes as input offsets `0` then `r` over
-/// [`ENCODED_ELAPSED_MS`] (the rule reads back `r`), an unknown one as
+/// task's input rate `r` goes as input offsets `0` then [`encoded_offsets`]
+/// over [`ENCODED_ELAPSED_MS`] (the rule reads back `r`), an unknown one as
 /// unknown offsets; with no input rate at all, the elapsed time is unknown
 /// too.
 pub fn encode(state: &ClusterState) -> Vec<u8> {
@@ -412,7 +423,7 @@ pub fn encode(state: &ClusterState) -> Vec<u8> {
         w.u32(t.id.partition);
         w.u8(u8::from(t.stateful));
         w.i64(clamp_i64(t.end_offset));
-        w.i64(t.input_rate.map_or(UNKNOWN, clamp_i64));
+        w.i64(t.input_rate.map_or(UNKNOWN, encoded_offsets));
         for set in [&t.racks, &t.changelog_racks] {
             w.count(set.len());
             set.iter().for_each(|s| w.u32(sidx(s)));

@@ -3,6 +3,7 @@
 //! bad input or a bug with the command line's message.
 
 use smoothscale::generate::{self, History, Spec};
+use smoothscale::input_rate;
 use smoothscale::model::{AssignmentConfig, Client, ClusterState, Lag, Plan, Task, TaskId};
 use smoothscale::{AssignError, Assignor, Claims, LeaveBehaviour, StrategyInfo};
 
@@ -51,9 +52,15 @@ fn a_state_survives_the_round_trip() {
     assert_eq!(decoded.state.observed_restore_rate(), Some(12_345));
     let loaded = with_input_rates(&small_state(), [Some(0), None, Some(u64::MAX)]);
     let decoded = state::decode(&state::encode(&loaded)).unwrap();
-    // A rate past i64::MAX crosses as i64::MAX, as every count does.
+    // A rate of more than i64::MAX records per window crosses as that many,
+    // as every count does: a tenth of it per second.
     let rates: Vec<_> = decoded.state.tasks().iter().map(|t| t.input_rate).collect();
-    assert_eq!(rates, [Some(0), None, Some(i64::MAX as u64)]);
+    let most = (i64::MAX as u64).div_ceil(10);
+    assert_eq!(rates, [Some(0), None, Some(most)]);
+    assert_eq!(
+        input_rate::observe(0, i64::MAX as u64, input_rate::MIN_WINDOW_MS),
+        Some(most)
+    );
 }
 
 /// `state` with the input rates `rates`, in its task order.
@@ -88,24 +95,28 @@ fn position_of(bytes: &[u8], v: i64) -> usize {
 #[test]
 fn input_rates_are_the_cores_rule_on_the_leaders_offsets() {
     // Task order of `small_state`: 0_0, 0_1, 0_2; the encoder writes a rate
-    // as offsets 0 then the rate over 1 s: here 3,000, 7, unknown.
+    // as offsets 0 then the records of 10 s (the shortest window the rule
+    // reads) over 10 s: here 3,000, 7, unknown.
     let loaded = with_input_rates(&small_state(), [Some(3_000), Some(7), None]);
     let mut bytes = state::encode(&loaded);
     assert_eq!(
         crate::input_rates(&bytes),
         Ok(vec![Some(3_000), Some(7), None])
     );
-    // 2,000 records in 10 s: 200/s; an offset sum that went back: none; an
-    // offset known only then: none.
-    set_input_memory(&mut bytes, 10_000, &[1_000, 9, 5]);
-    assert_eq!(crate::input_rates(&bytes), Ok(vec![Some(200), None, None]));
-    // No previous observation, or no time between: no rate.
-    for elapsed in [-1, 0] {
+    // Offsets now: 30,000 and 70. 20,000 records in 10 s: 2,000/s; an
+    // offset sum that went back: none; an offset known only then: none.
+    set_input_memory(&mut bytes, 10_000, &[10_000, 71, 5]);
+    assert_eq!(
+        crate::input_rates(&bytes),
+        Ok(vec![Some(2_000), None, None])
+    );
+    // No previous observation, or one less than the window ago: no rate.
+    for elapsed in [-1, 0, 9_999] {
         set_input_memory(&mut bytes, elapsed, &[1_000, 0, -1]);
         assert_eq!(crate::input_rates(&bytes), Ok(vec![None; 3]), "{elapsed}");
     }
-    // A task new since the last rebalance (nothing then) has no rate yet.
-    set_input_memory(&mut bytes, 2_000, &[-1, 1, -1]);
+    // A task new since the sample (nothing then) has no rate yet.
+    set_input_memory(&mut bytes, 20_000, &[-1, 10, -1]);
     assert_eq!(crate::input_rates(&bytes), Ok(vec![None, Some(3), None]));
     // Kafka's assignor sees the rates: the plan is the same either way for
     // strategies that do not read them.
@@ -120,7 +131,7 @@ fn input_offsets_below_minus_one_name_the_field() {
     let loaded = with_input_rates(&small_state(), [Some(987_654_321), None, None]);
     let good = state::encode(&loaded);
     let mut bad = good.clone();
-    let at = position_of(&bad, 987_654_321);
+    let at = position_of(&bad, state::encoded_offsets(987_654_321));
     bad[at..at + 8].copy_from_slice(&(-4i64).to_le_bytes());
     assert_eq!(
         err(&bad),
@@ -247,7 +258,7 @@ fn the_plan_comes_back_in_the_senders_task_indices() {
 #[test]
 fn tasks_sent_out_of_order_are_answered_in_message_indices() {
     // Hand-made message: tasks 0_1 (index 0) then 0_0 (index 1), one client;
-    // 0_1 read 4,000 records in the last second, 0_0 is new.
+    // 0_1 read 4,000 records a second over the last 10 s, 0_0 is new.
     let mut w = Writer::default();
     w.u32(state::STATE_MAGIC);
     w.u32(state::VERSION);
@@ -261,7 +272,7 @@ fn tasks_sent_out_of_order_are_answered_in_message_indices() {
     w.u32(0); // tags
     w.u32(0); // strings
     w.u32(2);
-    for (p, offsets_now) in [(1, 5_000), (0, 300)] {
+    for (p, offsets_now) in [(1, 41_000), (0, 300)] {
         w.u32(0);
         w.u32(p);
         w.u8(0);
@@ -278,7 +289,7 @@ fn tasks_sent_out_of_order_are_answered_in_message_indices() {
         w.u32(0);
     }
     w.i64(-1); // no observed restore rate
-    w.i64(1_000); // input elapsed
+    w.i64(10_000); // input elapsed
     w.i64(1_000); // 0_1's input offsets then
     w.i64(-1); // 0_0's
     let bytes = w.into_bytes();

@@ -33,10 +33,18 @@ import org.slf4j.LoggerFactory;
  * The group leader's observation of its tasks' input, for the input rates the core reads as their load
  * ({@code Task::input_rate}, read by {@code smooth}), when {@code smoothscale.input.rates} is on. At each rebalance
  * it lists the latest end offsets of every task's source partitions ({@link TaskInfo#topicPartitions()} that are
- * {@link TaskTopicPartition#isSource()}) and sums them per task; it sends those sums, the sums it remembers from its
- * previous listing and the time between (a {@link Reading}) in the state message (docs/crossing-format.md), and the
- * core applies the rule ({@code smoothscale::input_rate::observe}) when it reads the message: the rule is not here.
- * The time is the assignor's clock when a listing answered.
+ * {@link TaskTopicPartition#isSource()}) and sums them per task; it sends those sums, the sums of an earlier listing
+ * it kept and the time between (a {@link Reading}) in the state message (docs/crossing-format.md), and the core
+ * applies the rule ({@code smoothscale::input_rate::observe}) when it reads the message: the rule is not here. The
+ * time is the assignor's clock when a listing answered.
+ *
+ * <p>Which earlier listing is the core's sample rule ({@code smoothscale::input_rate}'s module documentation; the
+ * simulator's leader keeps the same): the observer keeps samples (a listing's time and sums); at a rebalance it
+ * observes from the newest sample at least {@link #WINDOW_MS} old (none: nothing observed), drops the samples older
+ * than that one, and keeps this listing as a sample if it is at least {@link #WINDOW_MS} newer than its newest one
+ * (or it has none). A cooperative second round a moment after the first then observes from the same sample as the
+ * first, and after the first {@link #WINDOW_MS} every rebalance has a rate, over at least that long. It keeps at most
+ * two samples. A sample later than the clock now (the clock went back) is dropped.
  *
  * <p>Kafka Streams creates and configures a new {@code TaskAssignor} at every rebalance (its
  * {@code AssignorConfiguration.customTaskAssignor()} instantiates {@code task.assignor.class} each time), so this
@@ -58,14 +66,19 @@ import org.slf4j.LoggerFactory;
 final class InputRateObserver {
     /** How long a listing of end offsets may take. */
     static final Duration LIST_TIMEOUT = Duration.ofSeconds(3);
+    /**
+     * The shortest time between two samples that gives a rate, in milliseconds: the core's
+     * ({@code smoothscale::input_rate::MIN_WINDOW_MS}, {@link NativeBridge#inputRateWindowMs()}).
+     */
+    static final long WINDOW_MS = NativeBridge.inputRateWindowMs();
     private static final Logger LOG = LoggerFactory.getLogger(InputRateObserver.class);
     /** The observers, by application: see {@link #forApplication}. */
     private static final Map<String, InputRateObserver> BY_APPLICATION = new TreeMap<>();
 
     private final String application;
     private EndOffsets source;
-    private Instant last = null;
-    private SortedMap<TaskId, Long> lastSums = Collections.emptySortedMap();
+    /** The samples kept, oldest first. */
+    private final List<Sample> samples = new ArrayList<>();
     private String state = "";
 
     /**
@@ -85,19 +98,28 @@ final class InputRateObserver {
     }
 
     /**
-     * What the leader sends the core for the input rates of one rebalance: per task, the end offset sum of its
-     * source partitions at the previous listing and now, and the milliseconds between; a task absent from a map, and
-     * an elapsed time of −1, are unknown.
+     * A listing kept for later rebalances to observe from.
      *
-     * @param elapsedMs milliseconds since the previous listing (at least 0), or −1 when there was none
-     * @param thenSums the sums at the previous listing
+     * @param at the assignor's clock when it answered
+     * @param sums each task's end offset sum then (a task absent: unknown)
+     */
+    private record Sample(Instant at, SortedMap<TaskId, Long> sums) {
+    }
+
+    /**
+     * What the leader sends the core for the input rates of one rebalance: per task, the end offset sum of its
+     * source partitions at the sample it observes from and now, and the milliseconds between; a task absent from a
+     * map, and an elapsed time of −1, are unknown.
+     *
+     * @param elapsedMs milliseconds since the sample (at least {@link #WINDOW_MS}), or −1 when there is none
+     * @param thenSums the sums at the sample
      * @param nowSums the sums now
      */
     record Reading(long elapsedMs, SortedMap<TaskId, Long> thenSums, SortedMap<TaskId, Long> nowSums) {
         /** Nothing observed: every task's input rate unknown. */
         static final Reading NONE = new Reading(-1, Collections.emptySortedMap(), Collections.emptySortedMap());
 
-        /** The task's sum at the previous listing, or −1. */
+        /** The task's sum at the sample, or −1. */
         long then(final TaskId task) {
             return thenSums.getOrDefault(task, -1L);
         }
@@ -162,9 +184,9 @@ final class InputRateObserver {
     }
 
     /**
-     * Lists the end offsets of {@code app}'s source partitions, remembers their sums per task with the time on
-     * {@code clock}, and returns them with the previous ones. Never throws: a failed listing is {@link Reading#NONE},
-     * and the memory stays as it was (the next rate then spans both intervals).
+     * Lists the end offsets of {@code app}'s source partitions and sums them per task, at the time on {@code clock};
+     * returns them with the sample the rule picks, and keeps or drops samples by it (see the class). Never throws: a
+     * failed listing is {@link Reading#NONE}, and the samples stay as they were.
      */
     synchronized Reading observe(final ApplicationState app, final Clock clock) {
         final SortedMap<TaskId, List<TopicPartition>> sources;
@@ -184,17 +206,33 @@ final class InputRateObserver {
                 tell("partial", true, "smoothscale input rates: the end offsets of " + missing + " of "
                     + partitions.size() + " source partitions could not be listed; their tasks weigh by count");
             }
-            final Reading reading = new Reading(last == null ? -1 : Math.max(0, Duration.between(last, now).toMillis()),
-                lastSums, sums);
-            last = now;
-            lastSums = sums;
-            return reading;
+            return sample(now, sums);
         } catch (final InterruptedException e) {
             Thread.currentThread().interrupt();
             return failed(e);
         } catch (final Exception e) {
             return failed(e);
         }
+    }
+
+    /** The reading of a listing at {@code now} with {@code sums}, keeping or dropping samples by the rule. */
+    private Reading sample(final Instant now, final SortedMap<TaskId, Long> sums) {
+        samples.removeIf(sample -> sample.at().isAfter(now));
+        int base = samples.size() - 1;
+        while (base >= 0 && millisBetween(samples.get(base).at(), now) < WINDOW_MS) {
+            base--;
+        }
+        final Reading reading = base < 0 ? new Reading(-1, Collections.emptySortedMap(), sums)
+            : new Reading(millisBetween(samples.get(base).at(), now), samples.get(base).sums(), sums);
+        samples.subList(0, Math.max(0, base)).clear();
+        if (samples.isEmpty() || millisBetween(samples.get(samples.size() - 1).at(), now) >= WINDOW_MS) {
+            samples.add(new Sample(now, sums));
+        }
+        return reading;
+    }
+
+    private static long millisBetween(final Instant then, final Instant now) {
+        return Duration.between(then, now).toMillis();
     }
 
     private Reading failed(final Exception e) {

@@ -59,6 +59,15 @@ public final class NativeBridge {
     public static native long[] inputRates(byte[] state);
 
     /**
+     * The shortest time between two samples of a task's input offsets that gives an input rate
+     * ({@code smoothscale::input_rate::MIN_WINDOW_MS}): the group leader keeps its samples by it
+     * ({@link InputRateObserver}).
+     *
+     * @return milliseconds
+     */
+    public static native long inputRateWindowMs();
+
+    /**
      * The state message of a {@code smoothscale generate} preset.
      *
      * @param preset the preset name, such as {@code 10000t_1000c}

@@ -125,12 +125,16 @@ class CrossingFixturesTest {
         return AppStates.of(states, configs, tasks);
     }
 
+    /** The shortest window the core's rule reads, the one the Rust encoder writes input rates over. */
+    private static final long WINDOW_MS = NativeBridge.inputRateWindowMs();
+
     /**
      * The input offsets of {@code state.bin}, in the form the Rust encoder writes input rates (offsets 0 then the
-     * rate, over a second): 0_0 reads 250 records/s, 1_0 (stateless) 40, 0_1's are unknown.
+     * records of {@link #WINDOW_MS}, over it): 0_0 reads 250 records/s, 1_0 (stateless) 40, 0_1's are unknown.
      */
-    static final InputRateObserver.Reading INPUT = new InputRateObserver.Reading(1_000,
-        new TreeMap<>(Map.of(T00, 0L, T10, 0L)), new TreeMap<>(Map.of(T00, 250L, T10, 40L)));
+    static final InputRateObserver.Reading INPUT = new InputRateObserver.Reading(WINDOW_MS,
+        new TreeMap<>(Map.of(T00, 0L, T10, 0L)),
+        new TreeMap<>(Map.of(T00, 250 * WINDOW_MS / 1_000, T10, 40 * WINDOW_MS / 1_000)));
 
     private static EncodedState encodedState() {
         final ApplicationState app = state();

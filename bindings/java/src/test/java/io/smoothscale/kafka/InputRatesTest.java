@@ -19,19 +19,21 @@ import java.time.ZoneOffset;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.UUID;
-import java.util.function.Supplier;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.ConfigException;
+import org.apache.kafka.streams.processor.TaskId;
 import org.apache.kafka.streams.processor.assignment.ApplicationState;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@code smoothscale.input.rates}: the key, the leader's memory of its tasks' input offsets across rebalances (each
- * with a new assignor, as Kafka Streams makes one per rebalance), the rates the core reads from them, and the
- * fallback to counts with one log line when the option is off or the end offsets cannot be listed (a real Admin
- * client, pointed where no broker listens).
+ * {@code smoothscale.input.rates}: the key, the leader's samples of its tasks' input offsets across rebalances (each
+ * with a new assignor, as Kafka Streams makes one per rebalance) kept by the core's rule, the rates the core reads
+ * from them, and the fallback to counts with one log line when the option is off or the end offsets cannot be listed
+ * (a real Admin client, pointed where no broker listens).
  */
 class InputRatesTest {
     private static final Instant T0 = Instant.parse("2026-12-03T12:00:00Z");
@@ -136,39 +138,125 @@ class InputRatesTest {
     }
 
     /**
-     * Three rebalances, each by a new assignor sharing the application's observer. The first has no memory; by the
-     * second, 10 s later, 1_0's partitions took 3,000 records (300/s) while in-1/1 did not answer (1_1 unknown); by
-     * the third, 1_0 took 500 in 5 s (100/s) and 1_1, unknown last time, has nothing to compare with.
+     * A leader's observer over a stand-in for the Admin client ({@link #offsets}, or a failure while {@link #fail}),
+     * on a clock the test moves; the rule tests below are written for the core's 10 s window.
      */
-    @Test
-    void theLeaderRemembersItsInputOffsetsAcrossAssignorsAndTheCoreReadsTheRates() {
-        final Map<TopicPartition, Long> offsets = new HashMap<>(Map.of(tp(0, 0), 100L, tp(1, 0), 200L, tp(0, 1), 0L,
-            tp(1, 1), 50L));
+    private static final class Leader {
+        private static final Map<String, Object> ON = Map.of(SmoothscaleConfig.INPUT_RATES, "true");
+        final Map<TopicPartition, Long> offsets = new HashMap<>();
+        final TestClock clock = new TestClock();
+        boolean fail = false;
         final InputRateObserver observer = new InputRateObserver("test", partitions -> {
+            if (fail) {
+                throw new IOException("no broker answered");
+            }
             final Map<TopicPartition, Long> answered = new HashMap<>(offsets);
             answered.keySet().retainAll(partitions);
             return answered;
         });
-        final TestClock clock = new TestClock();
-        final Map<String, Object> on = Map.of(SmoothscaleConfig.INPUT_RATES, "true");
-        final Supplier<long[]> rebalance = () -> rebalance(assignor(clock, observer, on));
-        assertArrayEquals(new long[] {-1, -1}, rebalance.get());
 
-        clock.advance(Duration.ofSeconds(10));
-        offsets.putAll(Map.of(tp(0, 0), 1_100L, tp(1, 0), 2_200L, tp(0, 1), 70L));
-        offsets.remove(tp(1, 1));
-        assertArrayEquals(new long[] {300, -1}, rebalance.get());
+        Leader() {
+            assertEquals(Duration.ofSeconds(10), Duration.ofMillis(InputRateObserver.WINDOW_MS),
+                "these cases are written for the core's window");
+        }
 
-        clock.advance(Duration.ofSeconds(5));
-        offsets.putAll(Map.of(tp(0, 0), 1_600L, tp(1, 1), 90L));
-        assertArrayEquals(new long[] {100, -1}, rebalance.get());
+        /** Sets the end offsets of 1_0's partitions (in-0/0, in-1/0) and 1_1's (in-0/1, in-1/1). */
+        Leader set(final long in00, final long in10, final long in01, final long in11) {
+            offsets.putAll(Map.of(tp(0, 0), in00, tp(1, 0), in10, tp(0, 1), in01, tp(1, 1), in11));
+            return this;
+        }
 
-        // Off, nothing is listed or sent; the memory waits for the option to come back.
-        clock.advance(Duration.ofSeconds(5));
-        assertArrayEquals(new long[] {-1, -1}, rebalance(assignor(clock, observer, Map.of())));
-        clock.advance(Duration.ofSeconds(5));
-        offsets.put(tp(1, 1), 190L);
-        assertArrayEquals(new long[] {0, 10}, rebalance.get());
+        /** A rebalance {@code seconds} later by a new assignor with the option on: 1_0's and 1_1's rates. */
+        long[] after(final long seconds) {
+            clock.advance(Duration.ofSeconds(seconds));
+            return rebalance(assignor(clock, observer, ON));
+        }
+    }
+
+    /**
+     * Rebalances each by a new assignor sharing the application's observer, which keeps its samples by the core's
+     * rule. The first has none; 10 s later, 1_0's partitions took 3,000 records (300/s) while in-1/1 did not answer
+     * (1_1 unknown); 5 s later, a second round observes from the same first sample, over 15 s; with the option off
+     * nothing is listed and the samples wait; 10 s later the sample of 10 s, whose 1_1 was unknown, is the newest
+     * old enough; and 10 s after that, the one taken then.
+     */
+    @Test
+    void theLeaderKeepsItsInputSamplesAcrossAssignorsAndTheCoreReadsTheRates() {
+        final Leader leader = new Leader().set(100, 200, 0, 50);
+        assertArrayEquals(new long[] {-1, -1}, leader.after(0));
+
+        leader.set(1_100, 2_200, 70, 0).offsets.remove(tp(1, 1));
+        assertArrayEquals(new long[] {300, -1}, leader.after(10));
+
+        // 1_0 at 3,900 (3,600 over 15 s), 1_1 at 170 (120 over 15 s).
+        leader.set(1_700, 2_200, 70, 100);
+        assertArrayEquals(new long[] {240, 8}, leader.after(5));
+
+        leader.clock.advance(Duration.ofSeconds(5));
+        assertArrayEquals(new long[] {-1, -1}, rebalance(assignor(leader.clock, leader.observer, Map.of())));
+
+        // From the sample of 10 s (15 s before): 1_0 took 1,500 records; 1_1 was unknown then.
+        leader.set(2_600, 2_200, 70, 100);
+        assertArrayEquals(new long[] {100, -1}, leader.after(5));
+
+        leader.set(2_600, 2_200, 70, 200);
+        assertArrayEquals(new long[] {0, 10}, leader.after(10));
+    }
+
+    /**
+     * A rebalance 15 s after the first, then a second round 2 s later: the second still observes from the first
+     * sample (over 17 s), not from the one 2 s before; 8 s later the newest sample at least 10 s old is the one of
+     * the rebalance at 15 s. A failed listing changes nothing: 2 s after it, the rates come from that sample still.
+     */
+    @Test
+    void aSecondRoundMomentsAfterARebalanceObservesFromTheSampleBeforeIt() {
+        final Leader leader = new Leader().set(0, 0, 0, 0);
+        assertArrayEquals(new long[] {-1, -1}, leader.after(0));
+
+        leader.set(1_500, 1_500, 150, 0);
+        assertArrayEquals(new long[] {200, 10}, leader.after(15));
+
+        leader.set(1_900, 1_500, 170, 0);
+        assertArrayEquals(new long[] {200, 10}, leader.after(2));
+
+        // Since 15 s: 1_0 took 1,000 records, 1_1 20, in 10 s.
+        leader.set(2_500, 1_500, 170, 0);
+        assertArrayEquals(new long[] {100, 2}, leader.after(8));
+
+        leader.fail = true;
+        assertArrayEquals(new long[] {-1, -1}, leader.after(3));
+        leader.fail = false;
+        // Still from the sample at 15 s, 15 s before (the one at 25 s is 5 s old).
+        leader.set(3_000, 1_500, 170, 0);
+        assertArrayEquals(new long[] {100, 1}, leader.after(2));
+    }
+
+    /** A clock that goes back drops the samples after it: no rate, then rates from the sample taken then. */
+    @Test
+    void aClockGoingBackDropsTheSamplesAfterIt() {
+        final Leader leader = new Leader().set(0, 0, 0, 0);
+        leader.after(0);
+        leader.set(1_000, 0, 100, 0);
+        assertArrayEquals(new long[] {100, 10}, leader.after(10));
+        leader.clock.advance(Duration.ofMinutes(-1));
+        assertArrayEquals(new long[] {-1, -1}, leader.after(0));
+        leader.set(3_000, 0, 100, 0);
+        assertArrayEquals(new long[] {200, 0}, leader.after(10));
+    }
+
+    /** The window the observer keeps samples by is the core's: a reading over it gives a rate, one less none. */
+    @Test
+    void theWindowIsTheShortestTheCoresRuleReads() {
+        final ApplicationState app = app();
+        final long window = InputRateObserver.WINDOW_MS;
+        for (final long elapsed : new long[] {window - 1, window}) {
+            final InputRateObserver.Reading reading = new InputRateObserver.Reading(elapsed,
+                new TreeMap<>(Map.of(new TaskId(1, 0), 0L)), new TreeMap<>(Map.of(new TaskId(1, 0), elapsed)));
+            final byte[] state = StateEncoder.encode(app, app.kafkaStreamsStates(true), OptionalLong.empty(), reading)
+                .bytes();
+            assertArrayEquals(new long[] {elapsed < window ? -1 : 1_000, -1}, NativeBridge.inputRates(state),
+                "over " + elapsed + " ms");
+        }
     }
 
     /** A port on loopback where nothing listens. */

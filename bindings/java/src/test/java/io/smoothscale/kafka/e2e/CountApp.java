@@ -18,7 +18,8 @@ import org.apache.kafka.streams.kstream.Produced;
 
 /**
  * The end-to-end tests' stateful Streams application: a keyed count of the input topic with a changelogged
- * store, written to the output topic, exactly once, one standby. {@link #main} runs one instance as its own
+ * store, written to the output topic, exactly once, one standby; each record may cost its thread a fixed wait
+ * ({@link ProcessingCost}), which bounds what an instance processes. {@link #main} runs one instance as its own
  * process (so a test can kill it without a clean shutdown): it prints {@code RUNNING} when Kafka Streams is
  * running, closes cleanly and leaves the group when its standard input ends, and exits on its own after a
  * lifetime.
@@ -38,10 +39,11 @@ public final class CountApp {
     private CountApp() {
     }
 
-    /** The topology: count per key, counts to {@code output}. */
-    static Topology topology(final String input, final String output) {
+    /** The topology: count per key (each record paying {@code cost} first), counts to {@code output}. */
+    static Topology topology(final String input, final String output, final ProcessingCost cost) {
         final StreamsBuilder builder = new StreamsBuilder();
         builder.<String, String>stream(input)
+            .peek((key, value) -> cost.pay())
             .groupByKey()
             .count(Materialized.as("counts"))
             .toStream()
@@ -79,7 +81,7 @@ public final class CountApp {
 
     /**
      * Runs one instance: {@code bootstrap app input output stateDir assignor lifetimeSeconds}, then any further
-     * Streams settings as {@code key=value}.
+     * Streams settings as {@code key=value}, among which the processing cost ({@link ProcessingCost#SETTING}).
      *
      * @param args as above
      */
@@ -89,7 +91,7 @@ public final class CountApp {
             final String[] setting = args[i].split("=", 2);
             config.put(setting[0], setting[1]);
         }
-        final KafkaStreams streams = new KafkaStreams(topology(args[2], args[3]), config);
+        final KafkaStreams streams = new KafkaStreams(topology(args[2], args[3], ProcessingCost.take(config)), config);
         streams.setStateListener((now, before) -> {
             Timeline.event("state", before + " " + now);
             if (now == KafkaStreams.State.RUNNING) {

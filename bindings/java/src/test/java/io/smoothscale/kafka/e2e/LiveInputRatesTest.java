@@ -14,8 +14,9 @@ import org.junit.jupiter.api.Timeout;
  * {@code smoothscale.input.rates=true} on a real broker ({@link LiveRun}: {@link CountApp} processes running our
  * {@code smooth}, {@link Workload#PARTITIONS} input partitions, a producer writing {@value LiveRun#PRODUCE_PER_SECOND}
  * records/s over them). One instance starts, the producer starts, and a second instance joins: at the rebalance it
- * causes, the leader lists the input's end offsets again with its own Admin client and remembers the listing of the
- * rebalance before, so the state our assignor sends the core carries an input rate for every task
+ * causes, the leader lists the input's end offsets again with its own Admin client and observes from a listing it
+ * kept at least the core's window before (the first instance's rebalances), so the state our assignor sends the
+ * core carries an input rate for every task
  * ({@code input-rates} events of {@link RecordingAssignor}), summing to the order of the write rate (the interval
  * also spans the quiet seconds before the producer started, so less). Counts stay exact and every handout valid.
  */

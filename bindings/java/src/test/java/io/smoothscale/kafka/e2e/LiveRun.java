@@ -19,8 +19,9 @@ import org.apache.kafka.streams.processor.TaskId;
 
 /**
  * One live scenario on the real broker: {@link CountApp} instances as their own processes ({@code i0},
- * {@code i1}, …), a {@link Workload}, the events the test scripts (in the simulator's kinds), and at the end the
- * checks and the timeline report ({@code target/e2e/SCENARIO-ASSIGNOR.json}).
+ * {@code i1}, …), a {@link Workload} at a {@link Load}, the input's {@link Backlog}, the events the test scripts
+ * (in the simulator's kinds), and at the end the checks and the timeline report
+ * ({@code target/e2e/SCENARIO-ASSIGNOR.json}).
  *
  * <p>Checks: every key's committed count equals what was produced; when the group has settled after each event,
  * the assignment the instances themselves report (their active and standby tasks) passes {@link HandoutCheck};
@@ -34,17 +35,36 @@ final class LiveRun implements AutoCloseable {
     /** Records written before the first instance starts: the state the instances begin with. */
     static final int PRELOAD = 24_000;
 
+    /**
+     * What a run writes and what processing a record costs.
+     *
+     * @param perSecond the steady write rate, records per second over all keys
+     * @param preload records written before the first instance starts: the state the instances begin with
+     * @param costMicros each record's processing cost ({@link ProcessingCost}; 0: none)
+     */
+    record Load(int perSecond, int preload, long costMicros) {
+        /** The scale-out's and the churn's load: cheap records, well within what any instance processes. */
+        static final Load STEADY = new Load(PRODUCE_PER_SECOND, PRELOAD, 0);
+
+        /** A backlog of at most this (one second of input) counts as drained. */
+        long drainedBelow() {
+            return perSecond;
+        }
+    }
+
     private final String scenario;
     private final String assignor;
     private final String bootstrap;
     private final String app;
     private final Workload load;
     private final Map<String, String> settings;
+    private final Load rate;
     private final List<Instance> instances = new ArrayList<>();
     private final List<TimelineReport.Scripted> scripted = new ArrayList<>();
     private final int initial;
     private long start;
     private long changelogAtStart;
+    private Backlog backlog;
 
     /** Creates the topics, preloads them and starts {@code initial} instances, waiting until they run. */
     LiveRun(final String scenario, final String assignor, final String bootstrap, final int initial) throws Exception {
@@ -54,14 +74,31 @@ final class LiveRun implements AutoCloseable {
     /** As {@link #LiveRun(String, String, String, int)}, each instance with the further Streams {@code settings}. */
     LiveRun(final String scenario, final String assignor, final String bootstrap, final int initial,
             final Map<String, String> settings) throws Exception {
+        this(scenario, assignor, bootstrap, initial, Load.STEADY, settings);
+    }
+
+    /**
+     * Creates the topics, preloads them and starts {@code initial} instances, waiting until they run and have
+     * counted the preload; then starts the producer and the backlog's readings.
+     *
+     * @param settings further Streams settings of every instance; the load's cost is added to them
+     *     ({@link ProcessingCost#SETTING})
+     */
+    LiveRun(final String scenario, final String assignor, final String bootstrap, final int initial, final Load rate,
+            final Map<String, String> settings) throws Exception {
         this.scenario = scenario;
-        this.settings = Map.copyOf(settings);
         this.assignor = assignor;
         this.bootstrap = bootstrap;
         this.initial = initial;
+        this.rate = rate;
+        final Map<String, String> all = new TreeMap<>(settings);
+        if (rate.costMicros() > 0) {
+            all.put(ProcessingCost.SETTING, Long.toString(rate.costMicros()));
+        }
+        this.settings = Map.copyOf(all);
         this.app = "smoothscale-" + scenario + "-" + assignor + "-" + UUID.randomUUID();
         this.load = new Workload(bootstrap, app);
-        load.preload(PRELOAD);
+        load.preload(rate.preload());
         for (int i = 0; i < initial; i++) {
             add();
         }
@@ -72,7 +109,8 @@ final class LiveRun implements AutoCloseable {
         awaitSettledAndValid();
         start = System.currentTimeMillis();
         changelogAtStart = load.changelogRecords();
-        load.startProducing(PRODUCE_PER_SECOND);
+        backlog = new Backlog(bootstrap, app, load.input(), Workload.PARTITIONS);
+        load.startProducing(rate.perSecond());
     }
 
     private Instance add() throws IOException {
@@ -198,6 +236,11 @@ final class LiveRun implements AutoCloseable {
         return scripted.get(0).at();
     }
 
+    /** The input's backlog, read since the producer started. */
+    Backlog backlog() {
+        return backlog;
+    }
+
     /** The fields of the last {@code tasks} event (empty when there is none). */
     private static String lastTasks(final List<TimelineReport.Event> events) {
         return events.stream().filter(e -> e.kind().equals("tasks")).reduce((a, b) -> b)
@@ -214,6 +257,7 @@ final class LiveRun implements AutoCloseable {
      * report; returns its JSON.
      */
     String finish() throws Exception {
+        backlog.stop();
         load.stopProducing();
         assertEquals(load.producedTotal(), load.inputRecords(), "records in the input topic");
         load.awaitExactCounts(Duration.ofSeconds(90));
@@ -230,13 +274,16 @@ final class LiveRun implements AutoCloseable {
         config.put("probing_rebalance_interval_ms", CountApp.PROBING_MS);
         config.put("session_timeout_ms", (long) CountApp.SESSION_TIMEOUT_MS);
         config.put("commit_interval_ms", (long) CountApp.COMMIT_INTERVAL_MS);
-        config.put("produce_per_second", (long) PRODUCE_PER_SECOND);
-        config.put("preload_records", (long) PRELOAD);
+        config.put("produce_per_second", (long) rate.perSecond());
+        config.put("preload_records", (long) rate.preload());
+        config.put("process_cost_us", rate.costMicros());
         config.put("produced_records", load.producedTotal());
         final Path report = Path.of("target", "e2e", scenario + "-" + assignor + ".json");
+        final long lastScripted = scripted.isEmpty() ? start : scripted.get(scripted.size() - 1).at();
         final String json = TimelineReport.write(report, scenario, assignor, config, scripted, events, start, end,
             IntStream.range(0, Workload.PARTITIONS).mapToObj(p -> "0_" + p).toList(),
-            new long[] {changelogAtStart, load.changelogRecords()});
+            new long[] {changelogAtStart, load.changelogRecords()},
+            List.of(backlog.json(start, lastScripted, rate.drainedBelow())));
         final List<String> handouts = events.stream().filter(e -> e.kind().equals("handout"))
             .map(TimelineReport.Event::fields).toList();
         if (!assignor.equals("kafka")) {
@@ -249,7 +296,11 @@ final class LiveRun implements AutoCloseable {
             "Kafka's HighAvailabilityTaskAssignor on the same live state: " + agreement);
         System.out.println("live " + scenario + " (" + assignor + "): " + load.producedTotal()
             + " records counted exactly once; " + handouts.size() + " handouts valid; Kafka's own assignor on the same"
-            + " states: " + agreement + "; timeline in " + report);
+            + " states: " + agreement + "; backlog: peak " + backlog.peak().map(Backlog.Sample::records).orElse(0L)
+            + " records, drained (at most " + rate.drainedBelow() + ") " + backlog.drainedAfter(lastScripted,
+                rate.drainedBelow()).map(s -> String.format(java.util.Locale.ROOT, "%.1f s",
+                    Math.max(0, s.at() - lastScripted) / 1000.0)).orElse("never") + " after the last event; timeline in "
+            + report);
         return json;
     }
 
@@ -260,7 +311,13 @@ final class LiveRun implements AutoCloseable {
                 instance.stop();
             }
         } finally {
-            load.close();
+            try {
+                if (backlog != null) {
+                    backlog.close();
+                }
+            } finally {
+                load.close();
+            }
         }
     }
 }

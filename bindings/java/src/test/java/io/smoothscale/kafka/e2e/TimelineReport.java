@@ -20,7 +20,8 @@ import java.util.stream.Collectors;
  * side by side: the run's configuration and scripted events, the rebalances (episodes in which some instance was
  * {@code REBALANCING}, by cause), when the actives settled after the last event, the records restored by actives
  * and loaded by standbys and warm-ups, the restore rate the actives' restorations reached, the changelog's growth,
- * and per task the time no instance was running it. Every time is in ms from the run's start.
+ * per task the time no instance was running it, and what the caller adds (the backlog, {@link Backlog}). Every
+ * time is in ms from the run's start.
  *
  * <p>A task is unavailable while no live instance lists it as active (in its sampled task list) or the instance
  * that lists it is restoring it (between the restore listener's start and end). An instance killed or stopped
@@ -71,11 +72,13 @@ final class TimelineReport {
      * @param config the run's settings, written as they are (numbers)
      * @param tasks every task of the application, as {@code 0_3}
      * @param changelog the changelog's total records at the start and at the end
+     * @param members further members of the report's object ({@code "key": value}), written before the events
      * @return the report's JSON
      */
     static String write(final Path file, final String scenario, final String assignor, final Map<String, Long> config,
                         final List<Scripted> scripted, final List<Event> all, final long start, final long end,
-                        final List<String> tasks, final long[] changelog) throws IOException {
+                        final List<String> tasks, final long[] changelog, final List<String> members)
+        throws IOException {
         final List<Event> events = new ArrayList<>(all);
         events.sort(Comparator.comparingLong(Event::at).thenComparing(Event::instance));
         final long lastScripted = scripted.stream().mapToLong(Scripted::at).max().orElse(start);
@@ -131,6 +134,7 @@ final class TimelineReport {
             .append(", \"other\": [").append(agreement.stream().filter(a -> !a.equals("agrees")
                 && !a.equals("order-undefined")).map(TimelineReport::quote).collect(Collectors.joining(", ")))
             .append("]}");
+        members.forEach(m -> json.append(",\n  ").append(m));
         json.append(",\n  \"events\": [\n").append(events.stream()
             .map(e -> "    {\"t_ms\": " + (e.at() - start) + ", \"instance\": " + quote(e.instance()) + ", \"kind\": "
                 + quote(e.kind()) + ", \"fields\": " + quote(e.fields()) + "}")
