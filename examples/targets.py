@@ -104,16 +104,25 @@ def main() -> None:
     if args.only:
         names = [n for n in names if n in args.only.split(",")]
     points = {n: sweep(n, args.seeds, args.out)["points"][0] for n in names}
-    print(f"seeds {args.seeds}; each cell: other − smooth, mean [95 % CI], seeds smooth lower/higher, verdict")
+    print(
+        f"seeds {args.seeds}; each cell: other − smooth, mean [95 % CI],"
+        " seeds smooth lower/higher, verdict"
+    )
     for key, title, against in TARGETS:
         print(f"\n**{title}**\n")
-        print("| scenario | " + " | ".join(f"{o} − smooth" for o in against) + " | runs without a value |")
+        print(
+            "| scenario | "
+            + " | ".join(f"{o} − smooth" for o in against)
+            + " | runs without a value |"
+        )
         print("|---|" + "---|" * len(against) + "---|")
         for n in names:
             cells = [cell(points[n]["paired"], o, key) for o in against]
             print(f"| {n} | " + " | ".join(cells) + f" | {nevers(points[n], key)} |")
     print("\n**p95 unavailable (task-s) and most replicas on one client**\n")
-    print("| scenario | " + " | ".join(f"p95 {s}" for s in STRATEGIES) + " | smooth's most replicas |")
+    print(
+        "| scenario | " + " | ".join(f"p95 {s}" for s in STRATEGIES) + " | smooth's most replicas |"
+    )
     print("|---|" + "---|" * (len(STRATEGIES) + 1))
     for n in names:
         m = {s: points[n]["strategies"][s]["metrics"] for s in STRATEGIES}
