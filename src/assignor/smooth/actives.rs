@@ -28,8 +28,8 @@ pub(super) fn holders(work: &Work<'_>) -> IxVec<TaskIx, Vec<ClientIx>> {
 /// its owner is not caught up on it and another client is (the owner lost
 /// its store or has not restored it yet, a standby has it: KIP-441's rule),
 /// then places the others: stateful ones where they are running again
-/// soonest, fewest records first (loads by stateful weight), stateless ones
-/// on the client with the least load of all its actives per thread.
+/// soonest, fewest records first (loads: stateful actives per thread),
+/// stateless ones on the client with the fewest actives per thread.
 pub(super) fn place(work: &mut Work<'_>, holders: &IxVec<TaskIx, Vec<ClientIx>>) {
     let state = work.state;
     for (c, client) in state.client_ixs().zip(state.clients()) {
@@ -150,12 +150,12 @@ fn restore_on(work: &Work<'_>, c: ClientIx, t: TaskIx) -> u64 {
 
 /// Where a stateful task without an owner is running again soonest: a
 /// caught-up client (a standby fails over; with room first, then the least
-/// loaded by stateful weight), else, among the clients holding some of its
-/// state and the least loaded client with room, the one where restoring it costs the least
-/// task-time, counting the delay it adds to the restores already queued
-/// there ([`Queues::cost`]; with room first, then the least loaded). Balance
-/// comes after, by cheaper moves: an active that restores is a task that is
-/// down.
+/// loaded by stateful actives per thread), else, among the clients holding
+/// some of its state and the least loaded client with room, the one where
+/// restoring it costs the least task-time, counting the delay it adds to
+/// the restores already queued there ([`Queues::cost`]; with room first,
+/// then the least loaded). Balance comes after, by cheaper moves: an active
+/// that restores is a task that is down.
 fn soonest(work: &Work<'_>, queues: &Queues, t: TaskIx, holders: &[ClientIx]) -> ClientIx {
     let full = |c: ClientIx| !work.stateful.fits(c);
     let caught_up = holders

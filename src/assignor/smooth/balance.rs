@@ -50,22 +50,24 @@ impl Pass {
 pub(super) fn balance(work: &mut Work<'_>, holders: &IxVec<TaskIx, Vec<ClientIx>>) {
     let budget = work.state.config().max_warmup_replicas as usize;
     keep_restoring_warmups(work, budget);
-    for pass in [Pass::Stateful, Pass::Stateless] {
-        if pass == Pass::Stateless {
-            work.settle_stateful();
-        }
-        // Donors that can give nothing more in this pass.
-        let mut stuck = IxVec::from_elem(false, work.clients().count());
-        while let Some((donor, receiver)) = pair(work, pass, &stuck) {
-            let moved = match pass {
-                Pass::Stateful => {
-                    transfer(work, donor, receiver, budget) || to_caught_up(work, donor, holders)
-                }
-                Pass::Stateless => shed_stateless(work, donor, receiver),
-            };
-            if !moved {
-                stuck[donor] = true;
+    even(work, Pass::Stateful, holders, budget);
+    work.settle_stateful();
+    even(work, Pass::Stateless, holders, budget);
+}
+
+/// One pass: pairs a donor with a receiver and moves one active's worth
+/// until no pair is left (a donor that can give nothing more is set aside).
+fn even(work: &mut Work<'_>, pass: Pass, holders: &IxVec<TaskIx, Vec<ClientIx>>, budget: usize) {
+    let mut stuck = IxVec::from_elem(false, work.clients().count());
+    while let Some((donor, receiver)) = pair(work, pass, &stuck) {
+        let moved = match pass {
+            Pass::Stateful => {
+                transfer(work, donor, receiver, budget) || to_caught_up(work, donor, holders)
             }
+            Pass::Stateless => shed_stateless(work, donor, receiver),
+        };
+        if !moved {
+            stuck[donor] = true;
         }
     }
 }

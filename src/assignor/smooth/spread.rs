@@ -8,8 +8,6 @@
 //! of clients at it, so the pass ends; it stops at the first giver with no
 //! such step, and takes at most one step per task.
 
-use std::cmp::Ordering;
-
 use crate::model::{ClientIx, TaskIx};
 
 use super::work::Work;
@@ -95,14 +93,14 @@ fn best_step(work: &Work<'_>, a: ClientIx, b: ClientIx) -> Option<Step> {
     let stateful_ok =
         |giver: ClientIx, taker: ClientIx| work.stateful.gives(giver) && work.stateful.fits(taker);
     // The delta that would leave both equal per thread.
-    let (ka, kb) = (u128::from(capacity(work, a)), u128::from(capacity(work, b)));
+    let (ka, kb) = (u128::from(input.threads(a)), u128::from(input.threads(b)));
     // At most la · kb / (ka + kb) < la.
     let ideal =
         u64::try_from((u128::from(la) * kb).saturating_sub(u128::from(lb) * ka) / (ka + kb))
             .unwrap_or(la);
     let mut best: Option<(u128, Step)> = None;
     let mut consider = |score: u128, step: Step| {
-        if score < now && best.is_none_or(|(s, b)| (score, step).cmp(&(s, b)) == Ordering::Less) {
+        if score < now && best.is_none_or(|known| (score, step) < known) {
             best = Some((score, step));
         }
     };
@@ -131,9 +129,4 @@ fn best_step(work: &Work<'_>, a: ClientIx, b: ClientIx) -> Option<Step> {
         }
     }
     best.map(|(_, step)| step)
-}
-
-/// Client `c`'s threads.
-fn capacity(work: &Work<'_>, c: ClientIx) -> u32 {
-    work.client(c).capacity.max(1)
 }

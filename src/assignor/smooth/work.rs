@@ -26,9 +26,9 @@ pub(super) struct Work<'a> {
     /// Stateful actives each client is headed for: its stateful actives,
     /// plus warm-ups on it, minus its actives with a warm-up elsewhere.
     pub stateful: Measure,
-    /// Actives each client is headed for, all tasks; for the stateless pass,
-    /// its stateless actives plus its stateful count held within its share
-    /// bounds ([`Work::settle_stateful`]).
+    /// Actives each client runs, all tasks (a warm-up's task where it runs);
+    /// from the stateless pass on, its stateless actives plus its stateful
+    /// count held within its share bounds ([`Work::settle_stateful`]).
     pub total: Measure,
     /// The input load each client runs now: the weights of its actives.
     pub input: Measure,
@@ -93,6 +93,11 @@ impl Measure {
             .map(|c| (self.per_thread(c), c))
             .collect();
         self.indexed = true;
+    }
+
+    /// Client `c`'s threads.
+    pub fn threads(&self, c: ClientIx) -> u32 {
+        self.capacity[c]
     }
 
     /// Client `c`'s load per thread, exactly comparable.
@@ -283,8 +288,6 @@ impl<'a> Work<'a> {
         self.on(from, t).remove(&t);
         self.stateful.sub(from, 1);
         self.stateful.add(c, 1);
-        self.total.sub(from, 1);
-        self.total.add(c, 1);
         self.warmup[t] = Some(c);
         self.warmups += 1;
     }
